@@ -1,0 +1,194 @@
+// A TFF type as data: the one representation that the printer, the wire serializer and the type
+// relations work on, built from a static type during constant evaluation or from a Type message
+// at run time. Nodes live in flat vectors (no recursion through pointers, no ownership graph).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ctff/types/type.hpp"
+
+namespace ctff {
+
+enum class type_kind : std::uint8_t { tensor, struct_, sequence, function, federated, placement, abstract };
+
+struct type_node {
+  type_kind kind = type_kind::tensor;
+  dtype dt = dtype::invalid;        // tensor
+  bool unknown_rank = false;        // tensor
+  bool all_equal = false;           // federated
+  bool has_param = false;           // function
+  placement_kind where = placement_kind::clients;  // federated
+  std::uint32_t kid_begin = 0, kid_count = 0;      // children, in `kids`
+  std::uint32_t dim_begin = 0, dim_count = 0;      // tensor dims, in `dims`
+  std::uint32_t name_begin = 0, name_len = 0;      // element name in the parent struct (in `chars`)
+  std::uint32_t label_begin = 0, label_len = 0;    // abstract label (in `chars`)
+};
+
+// Children: struct -> its elements; sequence -> element; federated -> member;
+// function -> [parameter,] result.
+struct type_desc {
+  std::vector<type_node> nodes;
+  std::vector<std::uint32_t> kids;
+  std::vector<std::int64_t> dims;
+  std::vector<char> chars;
+  std::uint32_t root = 0;
+
+  constexpr const type_node& node(std::uint32_t i) const { return nodes[i]; }
+  constexpr std::uint32_t kid(std::uint32_t i, std::uint32_t k) const {
+    return kids[nodes[i].kid_begin + k];
+  }
+  constexpr std::string_view name(std::uint32_t i) const {
+    const auto& n = nodes[i];
+    return n.name_len ? std::string_view(chars.data() + n.name_begin, n.name_len)
+                      : std::string_view{};
+  }
+  constexpr std::string_view label(std::uint32_t i) const {
+    const auto& n = nodes[i];
+    return n.label_len ? std::string_view(chars.data() + n.label_begin, n.label_len)
+                       : std::string_view{};
+  }
+  constexpr std::uint32_t add(const type_node& n) {
+    nodes.push_back(n);
+    return static_cast<std::uint32_t>(nodes.size() - 1);
+  }
+  constexpr std::uint32_t add_chars(std::string_view s) {
+    auto at = static_cast<std::uint32_t>(chars.size());
+    for (char c : s) chars.push_back(c);
+    return at;
+  }
+  constexpr void set_name(std::uint32_t i, std::string_view s) {
+    nodes[i].name_begin = add_chars(s);
+    nodes[i].name_len = static_cast<std::uint32_t>(s.size());
+  }
+  template <std::size_t N>
+  constexpr void set_kids(std::uint32_t i, const std::uint32_t (&k)[N], std::size_t n) {
+    nodes[i].kid_begin = static_cast<std::uint32_t>(kids.size());
+    nodes[i].kid_count = static_cast<std::uint32_t>(n);
+    for (std::size_t j = 0; j != n; ++j) kids.push_back(k[j]);
+  }
+};
+
+namespace detail {
+
+template <class T> struct desc_builder;
+
+template <class T>
+constexpr std::uint32_t add_type(type_desc& d) {
+  return desc_builder<T>::add(d);
+}
+
+template <dtype D, std::int64_t... Dims>
+struct desc_builder<tensor<D, Dims...>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    type_node n{};
+    n.kind = type_kind::tensor;
+    n.dt = D;
+    constexpr std::int64_t dims[] = {0, Dims...};
+    if constexpr (sizeof...(Dims) == 1 && dims[1] == unknown_rank) {
+      n.unknown_rank = true;
+    } else {
+      n.dim_begin = static_cast<std::uint32_t>(d.dims.size());
+      n.dim_count = sizeof...(Dims);
+      for (std::size_t i = 1; i <= sizeof...(Dims); ++i) d.dims.push_back(dims[i]);
+    }
+    return d.add(n);
+  }
+};
+
+template <class... E>
+struct desc_builder<struct_t<E...>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    // Children first (left to right: braced initialisation is sequenced), then their names.
+    const std::uint32_t k[] = {0u, add_type<typename elem<E>::type>(d)...};
+    constexpr std::string_view names[] = {std::string_view{}, elem<E>::name...};
+    for (std::size_t i = 1; i <= sizeof...(E); ++i)
+      if (!names[i].empty()) d.set_name(k[i], names[i]);
+    type_node n{};
+    n.kind = type_kind::struct_;
+    auto id = d.add(n);
+    d.nodes[id].kid_begin = static_cast<std::uint32_t>(d.kids.size());
+    d.nodes[id].kid_count = sizeof...(E);
+    for (std::size_t i = 1; i <= sizeof...(E); ++i) d.kids.push_back(k[i]);
+    return id;
+  }
+};
+
+template <class T>
+struct desc_builder<sequence_t<T>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    const std::uint32_t k[] = {add_type<T>(d)};
+    type_node n{};
+    n.kind = type_kind::sequence;
+    auto id = d.add(n);
+    d.set_kids(id, k, 1);
+    return id;
+  }
+};
+
+template <class P, class R>
+struct desc_builder<function_t<P, R>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    type_node n{};
+    n.kind = type_kind::function;
+    if constexpr (std::is_void_v<P>) {
+      const std::uint32_t k[] = {add_type<R>(d)};
+      auto id = d.add(n);
+      d.set_kids(id, k, 1);
+      return id;
+    } else {
+      const std::uint32_t k[] = {add_type<P>(d), add_type<R>(d)};
+      n.has_param = true;
+      auto id = d.add(n);
+      d.set_kids(id, k, 2);
+      return id;
+    }
+  }
+};
+
+template <class T, placement_kind P, bool A>
+struct desc_builder<federated_t<T, P, A>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    const std::uint32_t k[] = {add_type<T>(d)};
+    type_node n{};
+    n.kind = type_kind::federated;
+    n.where = P;
+    n.all_equal = A;
+    auto id = d.add(n);
+    d.set_kids(id, k, 1);
+    return id;
+  }
+};
+
+template <>
+struct desc_builder<placement_t> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    type_node n{};
+    n.kind = type_kind::placement;
+    return d.add(n);
+  }
+};
+
+template <fixed_string L>
+struct desc_builder<abstract_t<L>> {
+  static constexpr std::uint32_t add(type_desc& d) {
+    type_node n{};
+    n.kind = type_kind::abstract;
+    n.label_begin = d.add_chars(L.view());
+    n.label_len = static_cast<std::uint32_t>(L.size());
+    return d.add(n);
+  }
+};
+
+}  // namespace detail
+
+// The description of a static type (usable in constant evaluation).
+template <tff_type T>
+constexpr type_desc describe() {
+  type_desc d;
+  d.root = detail::add_type<T>(d);
+  return d;
+}
+
+}  // namespace ctff

@@ -1,0 +1,106 @@
+// Type strings exactly as federated_language prints them: compact (`<a=int32,float32>@SERVER`) and
+// formatted (structs broken over lines, two spaces per level).
+#pragma once
+
+#include <string>
+
+#include "ctff/core/sink.hpp"
+#include "ctff/types/desc.hpp"
+
+namespace ctff {
+namespace detail {
+
+constexpr void print_type(const type_desc& d, std::uint32_t i, text_sink& s) {
+  const type_node& n = d.node(i);
+  switch (n.kind) {
+    case type_kind::tensor:
+      if (n.unknown_rank) {
+        s.put('\'');
+        s.put(dtype_name(n.dt));
+        s.put("'(shape=None)");
+        return;
+      }
+      s.put(dtype_name(n.dt));
+      if (n.dim_count) {
+        s.put('[');
+        for (std::uint32_t k = 0; k != n.dim_count; ++k) {
+          if (k) s.put(',');
+          auto v = d.dims[n.dim_begin + k];
+          if (v < 0) {
+            s.put('?');
+          } else {
+            s.put_int(v);
+          }
+        }
+        s.put(']');
+      }
+      return;
+    case type_kind::struct_:
+      if (n.kid_count == 0) {
+        s.put("<>");
+        return;
+      }
+      s.put('<');
+      ++s.indent;
+      s.line();
+      for (std::uint32_t k = 0; k != n.kid_count; ++k) {
+        if (k) {
+          s.put(',');
+          s.line();
+        }
+        auto c = d.kid(i, k);
+        if (auto nm = d.name(c); !nm.empty()) {
+          s.put(nm);
+          s.put('=');
+        }
+        print_type(d, c, s);
+      }
+      --s.indent;
+      s.line();
+      s.put('>');
+      return;
+    case type_kind::sequence:
+      print_type(d, d.kid(i, 0), s);
+      s.put('*');
+      return;
+    case type_kind::function:
+      s.put('(');
+      if (n.has_param) print_type(d, d.kid(i, 0), s);
+      s.put(" -> ");
+      print_type(d, d.kid(i, n.has_param ? 1 : 0), s);
+      s.put(')');
+      return;
+    case type_kind::federated:
+      if (!n.all_equal) s.put('{');
+      print_type(d, d.kid(i, 0), s);
+      if (!n.all_equal) s.put('}');
+      s.put('@');
+      s.put(placement_name(n.where));
+      return;
+    case type_kind::placement:
+      s.put("placement");
+      return;
+    case type_kind::abstract:
+      s.put(d.label(i));
+      return;
+  }
+}
+
+}  // namespace detail
+
+// Prints a type description into a sink (count first with a null sink, then write).
+constexpr void print(const type_desc& d, detail::text_sink& s) { detail::print_type(d, d.root, s); }
+
+// Run-time printing of a type description (e.g. one read from a Type message).
+inline std::string to_string(const type_desc& d, bool formatted = false) {
+  detail::text_sink count{};
+  count.formatted = formatted;
+  print(d, count);
+  std::string out(count.n, '\0');
+  detail::text_sink s{out.data()};
+  s.formatted = formatted;
+  print(d, s);
+  return out;
+}
+
+}  // namespace ctff

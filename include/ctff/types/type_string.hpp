@@ -1,0 +1,59 @@
+// Type strings and `Type` wire bytes of static types, as constant expressions with static storage.
+#pragma once
+
+#include <string_view>
+
+#include "ctff/core/byte_view.hpp"
+#include "ctff/core/static_text.hpp"
+#include "ctff/types/print.hpp"
+#include "ctff/types/type_traits.hpp"
+#include "ctff/types/wire.hpp"
+
+namespace ctff {
+namespace detail {
+
+template <class T, bool Formatted>
+struct type_text_writer {
+  constexpr void operator()(text_sink& s) const {
+    s.formatted = Formatted;
+    print(describe<T>(), s);
+  }
+};
+
+template <class T>
+struct type_wire_writer {
+  constexpr void operator()(byte_sink& s) const {
+    auto d = describe<T>();
+    write_type(d, d.root, s);
+  }
+};
+
+template <class T>
+constexpr bool has_abstract_type() {
+  return has_abstract(describe<T>());
+}
+
+}  // namespace detail
+
+// `{int32}@CLIENTS`, `<a=int32,float32>`, `( -> int32)`, ...
+template <class T>
+constexpr std::string_view type_string() {
+  return detail::static_text<detail::type_text_writer<tff_t<T>, false>>();
+}
+
+// The multi-line form: structs as `<\n  a=int32,\n  float32\n>`.
+template <class T>
+constexpr std::string_view formatted_type_string() {
+  return detail::static_text<detail::type_text_writer<tff_t<T>, true>>();
+}
+
+// The serialized `federated_language.Type` message.
+template <class T>
+constexpr byte_view type_bytes() {
+  using U = tff_t<T>;
+  static_assert(!detail::has_abstract_type<U>(), "ctff: abstract types never reach the wire");
+  using W = detail::type_wire_writer<U>;
+  return byte_view(detail::bytes_v<W>.data(), detail::bytes_size_v<W>);
+}
+
+}  // namespace ctff
