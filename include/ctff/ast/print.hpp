@@ -1,0 +1,135 @@
+// The compact and formatted text of a finished trace, as federated_language prints a computation
+// read back from its proto (selections by index).
+#pragma once
+
+#include <vector>
+
+#include "ctff/ast/graph.hpp"
+#include "ctff/ast/literal.hpp"
+#include "ctff/types/type.hpp"
+
+namespace ctff::detail {
+
+class printer {
+ public:
+  constexpr explicit printer(const graph& g) : g_(g) {
+    pos_.assign(g.nodes.size(), no_node);
+    for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
+  }
+
+  constexpr void print(std::uint32_t i, text_sink& s) const {
+    const node& n = g_.nodes[i];
+    switch (n.kind) {
+      case node_kind::param_ref:
+        ctx_name(s);
+        s.put("_arg");
+        return;
+      case node_kind::symbol_ref:
+        symbol(s, pos_[n.a]);
+        return;
+      case node_kind::named_ref:
+        s.put(n.text);
+        return;
+      case node_kind::selection:
+        print(n.a, s);
+        s.put('[');
+        s.put_uint(n.b);
+        s.put(']');
+        return;
+      case node_kind::struct_:
+        if (n.b == 0) {
+          s.put("<>");
+          return;
+        }
+        s.put('<');
+        ++s.indent;
+        s.line();
+        for (std::uint32_t k = 0; k != n.b; ++k) {
+          if (k) {
+            s.put(',');
+            s.line();
+          }
+          const struct_elem& e = g_.elems[n.a + k];
+          if (!e.name.empty()) {
+            s.put(e.name);
+            s.put('=');
+          }
+          print(e.value, s);
+        }
+        --s.indent;
+        s.line();
+        s.put('>');
+        return;
+      case node_kind::call:
+        print(n.a, s);
+        s.put('(');
+        if (n.b != no_node) print(n.b, s);
+        s.put(')');
+        return;
+      case node_kind::intrinsic:
+        s.put(n.text);
+        return;
+      case node_kind::lambda:
+        s.put('(');
+        if (n.b) {
+          ctx_name(s);
+          s.put("_arg");
+        } else {
+          s.put(n.text);
+        }
+        s.put(" -> ");
+        print(n.a, s);
+        s.put(')');
+        return;
+      case node_kind::block:
+        // Python writes "(let " and strips the trailing space where a line ends.
+        s.put(s.formatted ? "(let" : "(let ");
+        ++s.indent;
+        s.line();
+        for (std::uint32_t k = 0; k != g_.bindings.size(); ++k) {
+          if (k) {
+            s.put(',');
+            s.line();
+          }
+          symbol(s, k);
+          s.put('=');
+          print(g_.bindings[k], s);
+        }
+        --s.indent;
+        s.line();
+        s.put(" in ");
+        print(n.a, s);
+        s.put(')');
+        return;
+      case node_kind::literal:
+        print_literal(g_, g_.lits[n.a], s);
+        return;
+      case node_kind::embedded:
+        s.put_lines(g_.embed_text(g_.embeds[n.a], s.formatted));
+        return;
+      case node_kind::placement:
+        s.put(placement_name(static_cast<placement_kind>(n.a)));
+        return;
+    }
+  }
+
+ private:
+  constexpr void ctx_name(text_sink& s) const {
+    s.put(g_.name);
+    if (g_.suffix) {
+      s.put('_');
+      s.put_uint(g_.suffix);
+    }
+  }
+  constexpr void symbol(text_sink& s, std::uint32_t k) const {
+    s.put("fc_");
+    ctx_name(s);
+    s.put("_symbol_");
+    s.put_uint(k);
+  }
+
+  const graph& g_;
+  std::vector<std::uint32_t> pos_;
+};
+
+}  // namespace ctff::detail

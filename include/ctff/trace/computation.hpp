@@ -1,0 +1,304 @@
+// ctff::computation<"name", Params...>(fn): traces fn into a federated_language Computation.
+// For a captureless fn the trace runs during constant evaluation and its bytes and texts have
+// static storage; a fn with captures is traced at run time, once, by the same code.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ctff/ast/print.hpp"
+#include "ctff/ast/serialize.hpp"
+#include "ctff/trace/call.hpp"
+#include "ctff/trace/struct_ops.hpp"
+#include "ctff/types/aliases.hpp"
+
+namespace ctff {
+
+// A named parameter: computation<"f", arg<"alpha", float>, arg<"beta", int>> has the parameter
+// type <alpha=float32,beta=int32>.
+template <fixed_string Name, class T>
+struct arg {};
+
+namespace detail {
+
+template <class P> struct strip_arg { using type = tff_t<P>; };
+template <fixed_string N, class T> struct strip_arg<arg<N, T>> { using type = tff_t<T>; };
+template <class P> struct named_arg { using type = tff_t<P>; };
+template <fixed_string N, class T> struct named_arg<arg<N, T>> { using type = field<N, tff_t<T>>; };
+template <class P> inline constexpr bool is_arg_v = false;
+template <fixed_string N, class T> inline constexpr bool is_arg_v<arg<N, T>> = true;
+
+// Python's packing: none -> no parameter; one -> its type; n -> one struct, named when every
+// parameter is named.
+template <class... Ps> struct param_of {
+  using type = std::conditional_t<(is_arg_v<Ps> && ...), struct_t<typename named_arg<Ps>::type...>,
+                                  struct_t<typename strip_arg<Ps>::type...>>;
+};
+template <> struct param_of<> { using type = void; };
+template <class P> struct param_of<P> { using type = typename strip_arg<P>::type; };
+
+// The traced function takes the parameter whole, or one argument per struct element.
+template <class Fn, class P, std::size_t... I>
+constexpr auto call_unpacked(const Fn& fn, const value<P>& p, std::index_sequence<I...>) {
+  return fn(select<I>(p)...);
+}
+
+template <class Fn, class P>
+constexpr auto call_body(const Fn& fn, value<P> p) {
+  if constexpr (std::is_invocable_v<const Fn&, value<P>>) {
+    return fn(std::move(p));
+  } else if constexpr (struct_info<P>::is_struct) {
+    static_assert(!std::is_void_v<decltype(call_unpacked(fn, p, std::make_index_sequence<struct_info<P>::size>{}))>,
+                  "ctff: computation: the traced function returned nothing");
+    return call_unpacked(fn, p, std::make_index_sequence<struct_info<P>::size>{});
+  } else {
+    static_assert(std::is_invocable_v<const Fn&, value<P>>,
+                  "ctff: computation: the traced function must take the parameter whole, or one "
+                  "argument per element of a struct parameter");
+  }
+}
+
+template <class Fn, class P>
+struct body_result {
+  using type = decltype(call_body(std::declval<const Fn&>(), std::declval<value<P>>()));
+};
+template <class Fn>
+struct body_result<Fn, void> {
+  using type = decltype(std::declval<const Fn&>()());
+};
+
+// Records the whole computation into ctx and returns the root Lambda node.
+template <class Fn, class P>
+constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ctx& ctx) {
+  using Res = typename body_result<Fn, P>::type;
+  static_assert(!std::is_void_v<Res>, "ctff: computation: the traced function returned nothing");
+  static_assert(convertible<Res>,
+                "ctff: computation: the traced function must return a traced value, a constant, "
+                "or a tuple of them");
+  using R = value_type_t<Res>;
+  ctx.name = name;
+  std::uint32_t r;
+  {
+    auto result = [&] {
+      if constexpr (std::is_void_v<P>) {
+        return fn();
+      } else {
+        node ref{};
+        ref.kind = node_kind::param_ref;
+        return call_body(fn, make_value<P>(ctx, ctx.add_typed<P>(ref), no_node));
+      }
+    }();
+    gather(&ctx, std::move(result));
+    r = convert_t<Res>::make(ctx, result);
+  }
+  std::uint32_t body = r;
+  if (!ctx.bindings.empty()) {
+    node b{};
+    b.kind = node_kind::block;
+    b.a = r;
+    body = ctx.add_typed<R>(b);
+  }
+  node lam{};
+  lam.kind = node_kind::lambda;
+  lam.a = body;
+  lam.b = std::is_void_v<P> ? 0 : 1;
+  return ctx.add_typed<function_t<P, R>>(lam);
+}
+
+// Static storage of a captureless computation's outputs, one variable template per output so
+// the sizing trace and the writing trace are separate constant evaluations.
+template <class C>
+inline constexpr std::array<std::size_t, 3> sizes_v = [] {
+  trace_ctx ctx;
+  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+  serializer s(ctx);
+  printer p(ctx);
+  text_sink compact{};
+  p.print(root, compact);
+  text_sink formatted{};
+  formatted.formatted = true;
+  p.print(root, formatted);
+  return std::array<std::size_t, 3>{s.size(root), compact.n, formatted.n};
+}();
+
+template <class C>
+inline constexpr auto wire_v = [] {
+  std::array<unsigned char, sizes_v<C>[0]> out{};
+  trace_ctx ctx;
+  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+  serializer s(ctx);
+  byte_sink b{out.data()};
+  s.write(root, b);
+  return out;
+}();
+
+template <class C, bool Formatted>
+inline constexpr auto text_out_v = [] {
+  std::array<char, sizes_v<C>[Formatted ? 2 : 1] + 1> out{};
+  trace_ctx ctx;
+  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+  text_sink t{out.data()};
+  t.formatted = Formatted;
+  printer(ctx).print(root, t);
+  return out;
+}();
+
+// Outputs of a run-time trace.
+struct runtime_outputs {
+  std::vector<unsigned char> bytes;
+  std::string compact, formatted;
+};
+
+template <class Fn, class P>
+runtime_outputs trace_at_runtime(const Fn& fn, std::string_view name) {
+  trace_ctx ctx;
+  auto root = trace_into<Fn, P>(fn, name, ctx);
+  runtime_outputs o;
+  serializer s(ctx);
+  o.bytes.assign(s.size(root), 0);
+  byte_sink b{o.bytes.data()};
+  s.write(root, b);
+  printer p(ctx);
+  for (int f = 0; f < 2; ++f) {
+    text_sink count{};
+    count.formatted = f;
+    p.print(root, count);
+    std::string& out = f ? o.formatted : o.compact;
+    out.assign(count.n, '\0');
+    text_sink t{out.data()};
+    t.formatted = f;
+    p.print(root, t);
+  }
+  return o;
+}
+
+template <class Fn>
+inline constexpr bool is_static_fn = std::is_empty_v<Fn> && std::is_default_constructible_v<Fn>;
+
+}  // namespace detail
+
+// A traced computation. Captureless: every output is a constant expression.
+template <fixed_string Name, class Fn, class P>
+class computation_t {
+ public:
+  using fn_type = Fn;
+  using param_type = P;
+  using result_type = detail::value_type_t<typename detail::body_result<Fn, P>::type>;
+  using type = function_t<P, result_type>;
+
+  constexpr computation_t() = default;
+  constexpr explicit computation_t(Fn) {}
+
+  static constexpr std::string_view name() { return Name.view(); }
+  static constexpr byte_view bytes() {
+    return byte_view(detail::wire_v<computation_t>.data(), detail::sizes_v<computation_t>[0]);
+  }
+  static constexpr std::string_view compact() {
+    return {detail::text_out_v<computation_t, false>.data(), detail::sizes_v<computation_t>[1]};
+  }
+  static constexpr std::string_view formatted() {
+    return {detail::text_out_v<computation_t, true>.data(), detail::sizes_v<computation_t>[2]};
+  }
+  static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
+  static constexpr std::string_view formatted_type_string() {
+    return ctff::formatted_type_string<type>();
+  }
+
+  // Inside a trace: call the computation (embedded whole, bound to a Block local).
+  template <class... X>
+  constexpr auto operator()(X&&... x) const {
+    return detail::call_function(*this, static_cast<X&&>(x)...);
+  }
+};
+
+// A computation over a lambda with captures: traced once, at run time, when constructed.
+template <fixed_string Name, class Fn, class P>
+class runtime_computation_t {
+ public:
+  using fn_type = Fn;
+  using param_type = P;
+  using result_type = detail::value_type_t<typename detail::body_result<Fn, P>::type>;
+  using type = function_t<P, result_type>;
+
+  explicit runtime_computation_t(Fn fn)
+      : out_(std::make_shared<const detail::runtime_outputs>(
+            detail::trace_at_runtime<Fn, P>(fn, Name.view()))) {}
+
+  static constexpr std::string_view name() { return Name.view(); }
+  byte_view bytes() const { return byte_view(out_->bytes); }
+  std::string_view compact() const { return out_->compact; }
+  std::string_view formatted() const { return out_->formatted; }
+  static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
+  static constexpr std::string_view formatted_type_string() {
+    return ctff::formatted_type_string<type>();
+  }
+
+  template <class... X>
+  auto operator()(X&&... x) const {
+    return detail::call_function(*this, static_cast<X&&>(x)...);
+  }
+
+ private:
+  std::shared_ptr<const detail::runtime_outputs> out_;
+};
+
+template <fixed_string Name, class... Params, class Fn>
+constexpr auto computation(Fn fn) {
+  using P = typename detail::param_of<Params...>::type;
+  if constexpr (detail::is_static_fn<Fn>) {
+    return computation_t<Name, Fn, P>(fn);
+  } else {
+    return runtime_computation_t<Name, Fn, P>(std::move(fn));
+  }
+}
+
+namespace detail {
+
+template <fixed_string N, class Fn, class P>
+struct convert<computation_t<N, Fn, P>> {
+  static constexpr bool ok = true;
+  using C = computation_t<N, Fn, P>;
+  using type = typename C::type;
+  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const C&) {
+    embed e{};
+    e.bytes = wire_v<C>.data();
+    e.size = static_cast<std::uint32_t>(sizes_v<C>[0]);
+    e.compact = C::compact();
+    e.formatted = C::formatted();
+    c.embeds.push_back(e);
+    node n{};
+    n.kind = node_kind::embedded;
+    n.a = static_cast<std::uint32_t>(c.embeds.size() - 1);
+    return c.add(n);
+  }
+};
+
+template <fixed_string N, class Fn, class P>
+struct convert<runtime_computation_t<N, Fn, P>> {
+  static constexpr bool ok = true;
+  using C = runtime_computation_t<N, Fn, P>;
+  using type = typename C::type;
+  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static std::uint32_t make(trace_ctx& c, const C& comp) {
+    embed e{};
+    e.bytes = comp.bytes().data();
+    e.size = static_cast<std::uint32_t>(comp.bytes().size());
+    e.compact = comp.compact();
+    e.formatted = comp.formatted();
+    c.embeds.push_back(e);
+    node n{};
+    n.kind = node_kind::embedded;
+    n.a = static_cast<std::uint32_t>(c.embeds.size() - 1);
+    return c.add(n);
+  }
+};
+
+}  // namespace detail
+}  // namespace ctff

@@ -1,0 +1,127 @@
+// The trace context: one graph being recorded, plus what keeps binding order equal to Python's.
+//
+// Order: C++ leaves the order of function-argument evaluation unspecified (g++'s generated code goes
+// right to left). Each value remembers the span of bindings its own temporary subtree created;
+// when one call consumes several temporaries whose spans form the tail of the bindings, the tail
+// is put back into argument order. Named values (lvalues) never move.
+//
+// Floating contexts: a value made from constants alone (federated_value(10, SERVER) in a
+// computation without parameters) has no trace to record into, because constant evaluation has no
+// mutable globals. It records into a heap-allocated floating context that is merged into the
+// first real context it meets (its nodes appended, the old context forwarding to the new place).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "ctff/ast/graph.hpp"
+#include "ctff/types/type_string.hpp"
+
+namespace ctff::detail {
+
+struct trace_ctx : graph {
+  const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
+  bool floating = false;
+  int refs = 0;                       // floating only: values that point here
+  trace_ctx* forward = nullptr;       // floating only: merged into this context
+  std::uint32_t node_offset = 0, binding_offset = 0;
+
+  template <class T>
+  constexpr std::uint32_t add_typed(node n) {
+    auto tb = type_bytes<T>();
+    n.type = tb.data();
+    n.type_size = static_cast<std::uint32_t>(tb.size());
+    return add(n);
+  }
+};
+
+// Where a value lives after any merges.
+struct location {
+  trace_ctx* ctx = nullptr;
+  std::uint32_t id = 0;
+  std::uint32_t first = 0, last = 0;  // span of bindings its temporary subtree created
+};
+
+constexpr location resolve(location l) {
+  while (l.ctx && l.ctx->forward) {
+    l.id += l.ctx->node_offset;
+    l.first += l.ctx->binding_offset;
+    l.last += l.ctx->binding_offset;
+    l.ctx = l.ctx->forward;
+  }
+  return l;
+}
+
+constexpr void retain(trace_ctx* c) {
+  if (c && c->floating) ++c->refs;
+}
+constexpr void release(trace_ctx* c) {
+  while (c && c->floating && --c->refs == 0) {
+    trace_ctx* next = c->forward;
+    delete c;
+    c = next;  // a forwarded context held one reference on its target
+  }
+}
+
+constexpr trace_ctx* new_floating() {
+  auto* c = new trace_ctx{};
+  c->floating = true;
+  return c;
+}
+
+// Appends everything `from` recorded to `to` and leaves `from` forwarding there.
+constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
+  const auto no = static_cast<std::uint32_t>(to.nodes.size());
+  const auto eo = static_cast<std::uint32_t>(to.elems.size());
+  const auto lo = static_cast<std::uint32_t>(to.lits.size());
+  const auto eb = static_cast<std::uint32_t>(to.embeds.size());
+  const auto dof = static_cast<std::uint32_t>(to.dims.size());
+  const auto vo = static_cast<std::uint32_t>(to.vals.size());
+  const auto co = static_cast<std::uint32_t>(to.chars.size());
+  const auto bo = static_cast<std::uint32_t>(to.byte_pool.size());
+  for (node n : from.nodes) {
+    switch (n.kind) {
+      case node_kind::symbol_ref: case node_kind::lambda: case node_kind::block: n.a += no; break;
+      case node_kind::selection: n.a += no; break;
+      case node_kind::struct_: n.a += eo; break;
+      case node_kind::call:
+        n.a += no;
+        if (n.b != no_node) n.b += no;
+        break;
+      case node_kind::literal: n.a += lo; break;
+      case node_kind::embedded: n.a += eb; break;
+      default: break;
+    }
+    to.nodes.push_back(n);
+  }
+  for (struct_elem e : from.elems) {
+    e.value += no;
+    to.elems.push_back(e);
+  }
+  for (lit l : from.lits) {
+    l.dim_begin += dof;
+    l.val_begin += vo;
+    to.lits.push_back(l);
+    if (l.dt == dtype::str)
+      for (std::uint32_t k = 0; k < l.val_count; k += 2) from.vals[l.val_begin - vo + k] += co;
+  }
+  for (auto d : from.dims) to.dims.push_back(d);
+  for (auto v : from.vals) to.vals.push_back(v);
+  for (auto ch : from.chars) to.chars.push_back(ch);
+  for (auto b : from.byte_pool) to.byte_pool.push_back(b);
+  for (embed e : from.embeds) {
+    if (e.owned) {
+      e.bytes_off += bo;
+      e.compact_off += co;
+      e.formatted_off += co;
+    }
+    to.embeds.push_back(e);
+  }
+  from.binding_offset = static_cast<std::uint32_t>(to.bindings.size());
+  for (auto b : from.bindings) to.bindings.push_back(b + no);
+  from.node_offset = no;
+  from.forward = &to;
+  retain(&to);
+}
+
+}  // namespace ctff::detail

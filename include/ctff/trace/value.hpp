@@ -1,0 +1,64 @@
+// ctff::value<T>: a traced value whose static TFF type is T. It names a node of a trace context;
+// operators on it record building blocks instead of computing.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include "ctff/trace/context.hpp"
+#include "ctff/types/type.hpp"
+
+namespace ctff {
+
+template <tff_type T>
+class value {
+ public:
+  using type = T;
+
+  constexpr explicit value(detail::location l) : loc_(l) { detail::retain(loc_.ctx); }
+  // A copy is a named use: it never moves when sibling arguments are reordered.
+  constexpr value(const value& o) : loc_(o.loc_), pinned_(true) { detail::retain(loc_.ctx); }
+  constexpr value(value&& o) noexcept : loc_(o.loc_), pinned_(o.pinned_) { detail::retain(loc_.ctx); }
+  constexpr value& operator=(const value& o) {
+    if (this != &o) {
+      detail::retain(o.loc_.ctx);
+      detail::release(loc_.ctx);
+      loc_ = o.loc_;
+      pinned_ = true;
+    }
+    return *this;
+  }
+  constexpr value& operator=(value&& o) noexcept {
+    if (this != &o) {
+      detail::retain(o.loc_.ctx);
+      detail::release(loc_.ctx);
+      loc_ = o.loc_;
+      pinned_ = o.pinned_;
+    }
+    return *this;
+  }
+  constexpr ~value() { detail::release(loc_.ctx); }
+
+  constexpr detail::location loc() const { return detail::resolve(loc_); }
+  constexpr bool pinned() const { return pinned_; }
+
+  // Selection sugar and calls are declared in trace/struct_ops.hpp and trace/call.hpp.
+  template <class Index>
+  constexpr auto operator[](Index) const;
+  template <class... A>
+  constexpr auto operator()(A&&... a) const;
+
+ private:
+  detail::location loc_;
+  bool pinned_ = false;
+};
+
+namespace detail {
+template <class X> inline constexpr bool is_value_v = false;
+template <class T> inline constexpr bool is_value_v<value<T>> = true;
+}  // namespace detail
+
+template <class X>
+concept traced = detail::is_value_v<std::remove_cvref_t<X>>;
+
+}  // namespace ctff
