@@ -28,6 +28,17 @@ template <class T> using clients_t = federated_t<T, placement_kind::clients, fal
 template <class T> using clients_eq_t = federated_t<T, placement_kind::clients, true>;
 template <class T> using server_t = federated_t<T, placement_kind::server, true>;
 
+// A function argument whose parameter type is known only from its use (a polymorphic
+// computation) is made concrete with the type it will be called with; anything else passes as is.
+template <class Hint, class X>
+constexpr decltype(auto) with_param_hint(X&& x) {
+  if constexpr (requires { x.template instantiate<Hint>(); }) {
+    return x.template instantiate<Hint>();
+  } else {
+    return static_cast<X&&>(x);
+  }
+}
+
 // Calls intrinsic `uri` of concrete type F with the given arguments (one: as is; several: an
 // unnamed Struct) and binds the call. The result type R is F's result.
 template <class F, class... X>

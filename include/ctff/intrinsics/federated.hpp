@@ -44,12 +44,30 @@ constexpr auto federated_broadcast(V&& v) {
   return detail::intrinsic_call<F>("federated_broadcast", static_cast<V&&>(v));
 }
 
+namespace detail {
 template <class Fn, class V>
-  requires detail::convertible<Fn> && detail::convertible<V>
+constexpr auto map_impl(Fn&& fn, V&& v);
+}  // namespace detail
+
+// federated_map at CLIENTS, federated_apply at SERVER.
+template <class Fn, class V>
+  requires detail::convertible<V>
 constexpr auto federated_map(Fn&& fn, V&& v) {
   using T = detail::value_type_t<V>;
-  using FT = detail::value_type_t<Fn>;
   static_assert(detail::fed_info<T>::is_fed, "ctff: federated_map: the value must be federated");
+  if constexpr (!detail::convertible<Fn>) {
+    return federated_map(detail::with_param_hint<detail::member_t<T>>(static_cast<Fn&&>(fn)),
+                         static_cast<V&&>(v));
+  } else {
+    return detail::map_impl(static_cast<Fn&&>(fn), static_cast<V&&>(v));
+  }
+}
+
+namespace detail {
+template <class Fn, class V>
+constexpr auto map_impl(Fn&& fn, V&& v) {
+  using T = detail::value_type_t<V>;
+  using FT = detail::value_type_t<Fn>;
   static_assert(detail::is_function_v<FT>, "ctff: federated_map: the mapping function is not a function");
   using M = detail::member_t<T>;
   using P = typename detail::fn_info<FT>::param;
@@ -66,6 +84,7 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
     return detail::intrinsic_call<F>("federated_apply", static_cast<Fn&&>(fn), static_cast<V&&>(v));
   }
 }
+}  // namespace detail
 
 namespace detail {
 template <class V>
