@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Message-corruption run for the compile-fail suite.
+#
+#   mutate.sh <build-dir> [-j <jobs>]
+#
+# <build-dir> is a configured ctff build tree (e.g. build/gcc); its compiler and flags are read from
+# <build-dir>/tests/compile_fail/compile_fail.env (a path to that file also works).
+#
+# For every distinct "ctff: ..." string literal in include/ctff/ (comment lines ignored), this
+# copies include/ to a temporary directory, corrupts that literal everywhere it occurs (inserts XX
+# after "ctff:" and in place of every space), and reruns, against the copy, each compile-fail case
+# whose `// expect:` text overlaps the message (one contains the other). A case that still passes
+# does not depend on the message it claims to test: reported as FAIL. Messages no case overlaps are
+# reported as UNCOVERED (a failure only when CTFF_STRICT_COVERAGE=1, i.e. the CMake option
+# CTFF_COMPILE_FAIL_STRICT_COVERAGE). Cases are first checked against the unmodified headers.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Worker mode (used through xargs): run one case and record the verdict.
+if [[ ${1:-} == --worker ]]; then
+  # --worker <env> <case> <include-dir> <result-file>
+  if CTFF_CHECK_QUIET=1 bash "$here/check.sh" "$2" "$3" "$4" >"$5.log" 2>&1; then
+    echo pass >"$5"
+  else
+    echo fail >"$5"
+  fi
+  exit 0
+fi
+
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 <build-dir> [-j <jobs>]" >&2
+  exit 2
+fi
+target=$1
+shift
+jobs=${CTFF_MUTATE_JOBS:-$(nproc 2>/dev/null || echo 2)}
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    -j) jobs=$2; shift 2 ;;
+    -j*) jobs=${1#-j}; shift ;;
+    *) echo "mutate.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+if [[ -f $target ]]; then
+  env_file=$(cd "$(dirname "$target")" && pwd)/$(basename "$target")
+else
+  env_file=$(cd "$target" && pwd)/tests/compile_fail/compile_fail.env
+fi
+if [[ ! -f $env_file ]]; then
+  echo "mutate.sh: $env_file not found (configure the build with tests enabled first)" >&2
+  exit 2
+fi
+# shellcheck source=/dev/null
+source "$env_file"
+include_dir=$CTFF_INCLUDE_DIR
+cases_dir=$CTFF_CASES_DIR
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ctff-mutate.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Distinct "ctff: ..." literals (their text between the quotes), ignoring comment lines.
+mapfile -t messages < <(
+  if [[ -d $include_dir/ctff ]]; then
+    grep -rhE --include='*.hpp' --include='*.h' '"ctff:' "$include_dir/ctff" |
+      grep -vE '^[[:space:]]*(//|/?\*)' |
+      grep -oE '"ctff:([^"\\]|\\.)*"' | sed 's/^"//; s/"$//' | sort -u
+  fi)
+
+# Each case's expect texts.
+declare -A case_expects=()
+cases=()
+for c in "$cases_dir"/*.cpp; do
+  [[ -e $c ]] || continue
+  cases+=("$c")
+  case_expects[$c]=$(sed -n 's/^[[:space:]]*\/\/[[:space:]]*expect:[[:space:]]*//p' "$c" |
+                     sed 's/[[:space:]]*$//')
+done
+
+overlaps() {  # overlaps <message> <case>: does one of the case's expect texts overlap the message?
+  local msg=$1 text
+  while IFS= read -r text; do
+    [[ -z $text ]] && continue
+    if [[ $text == *"$msg"* || $msg == *"$text"* ]]; then
+      return 0
+    fi
+  done <<<"${case_expects[$2]}"
+  return 1
+}
+
+echo "mutate.sh: ${#messages[@]} ctff: message(s) in $include_dir/ctff," \
+     "${#cases[@]} case(s), compiler $CTFF_CXX, $jobs job(s)"
+
+# Plan: which cases each message is checked against; corrupted include/ copies.
+work_list=$work/work_list
+: >"$work_list"
+declare -A message_cases=()
+declare -A used_cases=()
+uncovered=()
+for i in "${!messages[@]}"; do
+  msg=${messages[$i]}
+  list=()
+  for c in "${cases[@]}"; do
+    if overlaps "$msg" "$c"; then
+      list+=("$c")
+      used_cases[$c]=1
+    fi
+  done
+  if [[ ${#list[@]} -eq 0 ]]; then
+    uncovered+=("$msg")
+    continue
+  fi
+  message_cases[$i]=$(printf '%s\n' "${list[@]}")
+  copy=$work/m$i/include
+  mkdir -p "$copy"
+  cp -R "$include_dir/." "$copy/"
+  mutated="ctff:XX${msg#ctff:}"
+  mutated=${mutated// /XX}
+  # Replace the literal, quotes included, as fixed text in every header of the copy.
+  CTFF_FROM="\"$msg\"" CTFF_TO="\"$mutated\"" \
+    find "$copy" -type f \( -name '*.hpp' -o -name '*.h' \) -exec \
+    perl -pi -e 's/\Q$ENV{CTFF_FROM}\E/$ENV{CTFF_TO}/g' {} +
+  for c in "${list[@]}"; do
+    printf '%s\0%s\0%s\0' "$c" "$copy" "$work/m$i/$(basename "$c").result" >>"$work_list"
+  done
+done
+# Baseline: every case used above must pass against the real headers.
+for c in "${!used_cases[@]}"; do
+  printf '%s\0%s\0%s\0' "$c" "$include_dir" "$work/base.$(basename "$c").result" >>"$work_list"
+done
+
+if [[ -s $work_list ]]; then
+  xargs -0 -n 3 -P "$jobs" bash "$here/mutate.sh" --worker "$env_file" <"$work_list"
+fi
+
+failures=0
+for c in "${!used_cases[@]}"; do
+  r=$work/base.$(basename "$c").result
+  if [[ $(cat "$r" 2>/dev/null) != pass ]]; then
+    echo "FAIL baseline: $(basename "$c") does not pass with the unmodified headers:"
+    sed 's/^/    /' "$r.log" 2>/dev/null
+    failures=$((failures + 1))
+  fi
+done
+for i in "${!messages[@]}"; do
+  [[ -n ${message_cases[$i]:-} ]] || continue
+  msg=${messages[$i]}
+  survivors=()
+  killers=()
+  while IFS= read -r c; do
+    [[ -z $c ]] && continue
+    if [[ $(cat "$work/m$i/$(basename "$c").result" 2>/dev/null) == fail ]]; then
+      killers+=("$(basename "$c")")
+    else
+      survivors+=("$(basename "$c")")
+    fi
+  done <<<"${message_cases[$i]}"
+  if [[ ${#survivors[@]} -gt 0 ]]; then
+    echo "FAIL \"$msg\": still passing with the message corrupted: ${survivors[*]}"
+    failures=$((failures + 1))
+  else
+    echo "ok   \"$msg\": caught by ${killers[*]}"
+  fi
+done
+for msg in "${uncovered[@]}"; do
+  echo "UNCOVERED \"$msg\": no compile-fail case expects it"
+done
+
+echo "mutate.sh: ${#messages[@]} message(s), $((${#messages[@]} - ${#uncovered[@]})) covered," \
+     "${#uncovered[@]} uncovered, $failures failure(s)"
+if [[ $failures -gt 0 ]]; then
+  exit 1
+fi
+if [[ ${CTFF_STRICT_COVERAGE:-0} == 1 && ${#uncovered[@]} -gt 0 ]]; then
+  echo "mutate.sh: uncovered messages are failures (CTFF_COMPILE_FAIL_STRICT_COVERAGE=ON)"
+  exit 1
+fi
+exit 0
