@@ -1,0 +1,5 @@
+// A federated type cannot contain a function type.
+// expect: ctff: a federated type cannot contain a federated or function type
+#include <ctff/ctff.hpp>
+
+static_assert(ctff::type_string<ctff::at_clients<ctff::function<int, int>>>().size() > 0);
