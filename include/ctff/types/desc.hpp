@@ -76,6 +76,7 @@ template <class T> struct desc_builder;
 
 template <class T>
 constexpr std::uint32_t add_type(type_desc& d) {
+  static_assert(is_complete_v<T>);  // runs the checks of T's class template (see type.hpp)
   return desc_builder<T>::add(d);
 }
 
@@ -86,7 +87,7 @@ struct desc_builder<tensor<D, Dims...>> {
     n.kind = type_kind::tensor;
     n.dt = D;
     constexpr std::int64_t dims[] = {0, Dims...};
-    if constexpr (sizeof...(Dims) == 1 && dims[1] == unknown_rank) {
+    if constexpr (sizeof...(Dims) == 1 && ((Dims == unknown_rank) && ...)) {
       n.unknown_rank = true;
     } else {
       n.dim_begin = static_cast<std::uint32_t>(d.dims.size());

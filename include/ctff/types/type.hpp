@@ -35,6 +35,15 @@ template <class T> inline constexpr bool is_sequence_v = false;
 template <class T> inline constexpr bool is_struct_v = false;
 template <class T> inline constexpr bool is_tensor_v = false;
 
+// Completing a type instantiates its class template, whose static_asserts check the type rules;
+// merely naming a specialization (as a template argument) does not. Each class template below
+// completes its children, so completing a type checks all of it. Done in a variable's initializer
+// so that a failed check is the only diagnostic (a failure inside a function being constant-
+// evaluated would add a cascade of "not a constant expression" errors).
+template <class T> inline constexpr bool is_complete_v = sizeof(T) != 0;
+template <class T> inline constexpr bool is_complete_or_void_v = is_complete_v<T>;
+template <> inline constexpr bool is_complete_or_void_v<void> = true;
+
 template <std::int64_t... D>
 constexpr bool valid_dims() {
   constexpr std::int64_t dims[] = {0, D...};
@@ -63,6 +72,7 @@ struct tensor {
 template <fixed_string Name, class T>
 struct field {
   static_assert(Name.size() != 0, "ctff: a struct field name must not be empty");
+  static_assert(detail::is_complete_v<T>);
 };
 
 namespace detail {
@@ -89,15 +99,27 @@ struct struct_t {
   static_assert((detail::is_tff_type_v<typename detail::elem<E>::type> && ...),
                 "ctff: struct_t elements must be TFF types (use ctff::struct_ for C++ types)");
   static_assert(detail::unique_names<E...>(), "ctff: struct field names must be unique");
+  static_assert((detail::is_complete_v<E> && ...));
 };
+
+namespace detail {
+// Whether T is, or holds through structs, a federated, function or sequence type. (Those three are
+// the only kinds with children besides structs, so looking through structs finds every one.)
+template <class T>
+struct contains_unsequenceable
+    : std::bool_constant<is_federated_v<T> || is_function_v<T> || is_sequence_v<T>> {};
+template <class... E>
+struct contains_unsequenceable<struct_t<E...>>
+    : std::bool_constant<(contains_unsequenceable<typename elem<E>::type>::value || ...)> {};
+}  // namespace detail
 
 // A sequence of elements.
 template <class T>
 struct sequence_t {
   static_assert(detail::is_tff_type_v<T>, "ctff: sequence_t takes a TFF type");
-  static_assert(!detail::is_federated_v<T> && !detail::is_function_v<T> &&
-                    !detail::is_sequence_v<T>,
+  static_assert(!detail::contains_unsequenceable<T>::value,
                 "ctff: a sequence cannot contain a federated, function or sequence type");
+  static_assert(detail::is_complete_v<T>);
 };
 
 // A function type; P = void means no parameter.
@@ -106,6 +128,7 @@ struct function_t {
   static_assert(std::is_void_v<P> || detail::is_tff_type_v<P>,
                 "ctff: function_t takes TFF types");
   static_assert(detail::is_tff_type_v<R>, "ctff: function_t takes TFF types");
+  static_assert(detail::is_complete_or_void_v<P> && detail::is_complete_v<R>);
 };
 
 namespace detail {
@@ -120,6 +143,7 @@ struct federated_t {
   static_assert(detail::is_tff_type_v<T>, "ctff: federated_t takes a TFF member type");
   static_assert(!detail::contains_placed<T>::value,
                 "ctff: a federated type cannot contain a federated or function type");
+  static_assert(detail::is_complete_v<T>);
 };
 
 // The type of a placement literal.

@@ -38,12 +38,14 @@ constexpr bool has_abstract_type() {
 // `{int32}@CLIENTS`, `<a=int32,float32>`, `( -> int32)`, ...
 template <class T>
 constexpr std::string_view type_string() {
+  static_assert(detail::is_complete_v<tff_t<T>>);  // checks the type before printing it
   return detail::static_text<detail::type_text_writer<tff_t<T>, false>>();
 }
 
 // The multi-line form: structs as `<\n  a=int32,\n  float32\n>`.
 template <class T>
 constexpr std::string_view formatted_type_string() {
+  static_assert(detail::is_complete_v<tff_t<T>>);
   return detail::static_text<detail::type_text_writer<tff_t<T>, true>>();
 }
 
@@ -51,6 +53,7 @@ constexpr std::string_view formatted_type_string() {
 template <class T>
 constexpr byte_view type_bytes() {
   using U = tff_t<T>;
+  static_assert(detail::is_complete_v<U>);
   static_assert(!detail::has_abstract_type<U>(), "ctff: abstract types never reach the wire");
   using W = detail::type_wire_writer<U>;
   return byte_view(detail::bytes_v<W>.data(), detail::bytes_size_v<W>);

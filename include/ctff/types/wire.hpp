@@ -3,27 +3,15 @@
 // with -1 for unknown dimensions.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
 
 namespace ctff::detail {
-
-constexpr void write_type(const type_desc& d, std::uint32_t i, byte_sink& s);
-
-constexpr std::size_t type_size(const type_desc& d, std::uint32_t i) {
-  byte_sink c{};
-  write_type(d, i, c);
-  return c.n;
-}
-
-// A nested Type as a length-delimited field.
-constexpr void type_field(const type_desc& d, std::uint32_t field, std::uint32_t i, byte_sink& s) {
-  s.tag(field, 2);
-  s.varint(type_size(d, i));
-  write_type(d, i, s);
-}
 
 constexpr std::size_t tensor_body_size(const type_desc& d, const type_node& n) {
   std::size_t len = 1 + varint_size(static_cast<std::uint64_t>(n.dt));
@@ -42,95 +30,153 @@ constexpr std::size_t placement_spec_size(placement_kind p) {
   return field_size(field_size(placement_uri(p).size()));
 }
 
-constexpr void write_type(const type_desc& d, std::uint32_t i, byte_sink& s) {
-  const type_node& n = d.node(i);
-  switch (n.kind) {
-    case type_kind::function: {
-      std::size_t len = 0;
-      if (n.has_param) len += field_size(type_size(d, d.kid(i, 0)));
-      auto r = d.kid(i, n.has_param ? 1 : 0);
-      len += field_size(type_size(d, r));
-      s.tag(1, 2);
-      s.varint(len);
-      if (n.has_param) type_field(d, 1, d.kid(i, 0), s);
-      type_field(d, 2, r, s);
-      return;
-    }
-    case type_kind::struct_: {
-      std::size_t len = 0;
-      for (std::uint32_t k = 0; k != n.kid_count; ++k) {
-        auto c = d.kid(i, k);
-        auto nm = d.name(c);
-        std::size_t el = (nm.empty() ? 0 : field_size(nm.size())) + field_size(type_size(d, c));
-        len += field_size(el);
-      }
-      s.tag(2, 2);
-      s.varint(len);
-      for (std::uint32_t k = 0; k != n.kid_count; ++k) {
-        auto c = d.kid(i, k);
-        auto nm = d.name(c);
-        std::size_t el = (nm.empty() ? 0 : field_size(nm.size())) + field_size(type_size(d, c));
+// Writes Type messages. The payload size of every node's message is computed once, bottom-up,
+// and kept: recomputing a child's size at each enclosing level (twice per level) made the work
+// exponential in the nesting depth.
+class type_writer {
+ public:
+  explicit constexpr type_writer(const type_desc& d) : d_(d), body_(d.nodes.size(), npos) {}
+
+  // Size of node i's Type message, which is a single length-delimited oneof field.
+  constexpr std::size_t size(std::uint32_t i) { return field_size(body(i)); }
+
+  constexpr void write(std::uint32_t i, byte_sink& s) {
+    const type_node& n = d_.node(i);
+    switch (n.kind) {
+      case type_kind::function: {
         s.tag(1, 2);
-        s.varint(el);
-        s.string_field(1, nm);
-        type_field(d, 2, c, s);
+        s.varint(body(i));
+        if (n.has_param) nested(1, d_.kid(i, 0), s);
+        nested(2, d_.kid(i, n.has_param ? 1 : 0), s);
+        return;
       }
-      return;
-    }
-    case type_kind::sequence:
-      s.tag(3, 2);
-      s.varint(field_size(type_size(d, d.kid(i, 0))));
-      type_field(d, 1, d.kid(i, 0), s);
-      return;
-    case type_kind::tensor: {
-      s.tag(4, 2);
-      s.varint(tensor_body_size(d, n));
-      s.tag(1, 0);
-      s.varint(static_cast<std::uint64_t>(n.dt));
-      if (n.dim_count) {
-        std::size_t packed = 0;
-        for (std::uint32_t k = 0; k != n.dim_count; ++k)
-          packed += varint_size(static_cast<std::uint64_t>(d.dims[n.dim_begin + k]));
+      case type_kind::struct_: {
         s.tag(2, 2);
-        s.varint(packed);
-        for (std::uint32_t k = 0; k != n.dim_count; ++k)
-          s.varint(static_cast<std::uint64_t>(d.dims[n.dim_begin + k]));
+        s.varint(body(i));
+        for (std::uint32_t k = 0; k != n.kid_count; ++k) {
+          auto c = d_.kid(i, k);
+          s.tag(1, 2);
+          s.varint(element_size(c));
+          s.string_field(1, d_.name(c));
+          nested(2, c, s);
+        }
+        return;
       }
-      if (n.unknown_rank) {
-        s.tag(3, 0);
-        s.put(1);
+      case type_kind::sequence:
+        s.tag(3, 2);
+        s.varint(body(i));
+        nested(1, d_.kid(i, 0), s);
+        return;
+      case type_kind::tensor: {
+        s.tag(4, 2);
+        s.varint(body(i));
+        s.tag(1, 0);
+        s.varint(static_cast<std::uint64_t>(n.dt));
+        if (n.dim_count) {
+          std::size_t packed = 0;
+          for (std::uint32_t k = 0; k != n.dim_count; ++k)
+            packed += varint_size(static_cast<std::uint64_t>(d_.dims[n.dim_begin + k]));
+          s.tag(2, 2);
+          s.varint(packed);
+          for (std::uint32_t k = 0; k != n.dim_count; ++k)
+            s.varint(static_cast<std::uint64_t>(d_.dims[n.dim_begin + k]));
+        }
+        if (n.unknown_rank) {
+          s.tag(3, 0);
+          s.put(1);
+        }
+        return;
       }
-      return;
-    }
-    case type_kind::abstract:
-      // Python can read none back; describe() users must not serialize these (checked by callers).
-      s.tag(5, 2);
-      s.varint(field_size(d.label(i).size()));
-      s.string_field(1, d.label(i));
-      return;
-    case type_kind::placement:
-      s.tag(6, 2);
-      s.put(0);
-      return;
-    case type_kind::federated: {
-      auto m = d.kid(i, 0);
-      std::size_t len = field_size(placement_spec_size(n.where)) + (n.all_equal ? 2 : 0) +
-                        field_size(type_size(d, m));
-      s.tag(7, 2);
-      s.varint(len);
-      s.tag(1, 2);
-      s.varint(placement_spec_size(n.where));
-      s.tag(2, 2);
-      s.varint(field_size(placement_uri(n.where).size()));
-      s.string_field(1, placement_uri(n.where));
-      if (n.all_equal) {
-        s.tag(2, 0);
-        s.put(1);
+      case type_kind::abstract:
+        // Python can read none back; describe() users must not serialize these (checked by callers).
+        s.tag(5, 2);
+        s.varint(body(i));
+        s.string_field(1, d_.label(i));
+        return;
+      case type_kind::placement:
+        s.tag(6, 2);
+        s.put(0);
+        return;
+      case type_kind::federated: {
+        s.tag(7, 2);
+        s.varint(body(i));
+        s.tag(1, 2);
+        s.varint(placement_spec_size(n.where));
+        s.tag(2, 2);
+        s.varint(field_size(placement_uri(n.where).size()));
+        s.string_field(1, placement_uri(n.where));
+        if (n.all_equal) {
+          s.tag(2, 0);
+          s.put(1);
+        }
+        nested(3, d_.kid(i, 0), s);
+        return;
       }
-      type_field(d, 3, m, s);
-      return;
     }
   }
+
+ private:
+  static constexpr std::size_t npos = ~std::size_t{0};
+
+  // A nested Type as a length-delimited field.
+  constexpr void nested(std::uint32_t field, std::uint32_t i, byte_sink& s) {
+    s.tag(field, 2);
+    s.varint(size(i));
+    write(i, s);
+  }
+
+  // StructType.Element{name, value} of the element whose type is node c.
+  constexpr std::size_t element_size(std::uint32_t c) {
+    auto nm = d_.name(c);
+    return (nm.empty() ? 0 : field_size(nm.size())) + field_size(size(c));
+  }
+
+  // The payload of node i's oneof field (the FunctionType, StructType, ... message).
+  constexpr std::size_t body(std::uint32_t i) {
+    if (body_[i] != npos) return body_[i];
+    const type_node& n = d_.node(i);
+    std::size_t len = 0;
+    switch (n.kind) {
+      case type_kind::function:
+        if (n.has_param) len += field_size(size(d_.kid(i, 0)));
+        len += field_size(size(d_.kid(i, n.has_param ? 1 : 0)));
+        break;
+      case type_kind::struct_:
+        for (std::uint32_t k = 0; k != n.kid_count; ++k) len += field_size(element_size(d_.kid(i, k)));
+        break;
+      case type_kind::sequence:
+        len = field_size(size(d_.kid(i, 0)));
+        break;
+      case type_kind::tensor:
+        len = tensor_body_size(d_, n);
+        break;
+      case type_kind::abstract:
+        len = d_.label(i).empty() ? 0 : field_size(d_.label(i).size());
+        break;
+      case type_kind::placement:
+        len = 0;
+        break;
+      case type_kind::federated:
+        len = field_size(placement_spec_size(n.where)) + (n.all_equal ? 2 : 0) +
+              field_size(size(d_.kid(i, 0)));
+        break;
+    }
+    body_[i] = len;
+    return len;
+  }
+
+  const type_desc& d_;
+  std::vector<std::size_t> body_;
+};
+
+constexpr void write_type(const type_desc& d, std::uint32_t i, byte_sink& s) {
+  type_writer w(d);
+  w.write(i, s);
+}
+
+constexpr std::size_t type_size(const type_desc& d, std::uint32_t i) {
+  type_writer w(d);
+  return w.size(i);
 }
 
 constexpr bool has_abstract(const type_desc& d) {
