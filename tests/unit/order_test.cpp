@@ -23,7 +23,7 @@ constexpr auto zip_of_sums = [](auto a, auto b) {
 constexpr auto struct_of_calls = [](auto x, auto y) { return ctff::make_struct(inc(x), dbl(y)); };
 constexpr auto nested_groups = [](auto a, auto b) {
   return ctff::federated_zip(ctff::federated_zip(ctff::federated_sum(a), ctff::federated_sum(b)),
-                             ctff::federated_zip(ctff::federated_mean(b), ctff::federated_sum(a)));
+                             ctff::federated_zip(ctff::federated_max(b), ctff::federated_sum(a)));
 };
 constexpr auto paren_tuple = [](auto x, auto y) {
   return std::tuple(ctff::federated_value(x + 1, ctff::SERVER), ctff::federated_value(y * 2, ctff::CLIENTS));
@@ -87,7 +87,7 @@ TEST_CASE("nested sibling groups keep Python's order", "[order]") {
   constexpr std::string_view python =
       "(n_arg -> (let fc_n_symbol_0=federated_sum(n_arg[0]),fc_n_symbol_1=federated_sum(n_arg[1]),"
       "fc_n_symbol_2=federated_zip_at_server(<fc_n_symbol_0,fc_n_symbol_1>),"
-      "fc_n_symbol_3=federated_mean(n_arg[1]),fc_n_symbol_4=federated_sum(n_arg[0]),"
+      "fc_n_symbol_3=federated_max(n_arg[1]),fc_n_symbol_4=federated_sum(n_arg[0]),"
       "fc_n_symbol_5=federated_zip_at_server(<fc_n_symbol_3,fc_n_symbol_4>),"
       "fc_n_symbol_6=federated_zip_at_server(<fc_n_symbol_2,fc_n_symbol_5>) in fc_n_symbol_6))";
   STATIC_REQUIRE(c.compact() == python);

@@ -20,7 +20,11 @@ struct text_sink {
     ++n;
   }
   constexpr void put(std::string_view s) {
-    for (char c : s) put(c);
+    if (!out) {  // counting: no need to touch each character
+      n += s.size();
+      return;
+    }
+    for (char c : s) out[n++] = c;
   }
   // A line break of the formatted form; nothing in the compact form.
   constexpr void line() {
@@ -29,7 +33,12 @@ struct text_sink {
     for (int i = 0; i < indent; ++i) put("  ");
   }
   // Text that may hold line breaks of an already formatted child: each break keeps our indent.
+  // (The compact form keeps a line break as it is, as Python does for multi-line literals.)
   constexpr void put_lines(std::string_view s) {
+    if (!formatted || indent == 0) {
+      put(s);
+      return;
+    }
     for (char c : s) {
       if (c == '\n') {
         line();
@@ -77,8 +86,14 @@ struct byte_sink {
     varint((static_cast<std::uint64_t>(field) << 3) | wire_type);
   }
   constexpr void bytes(const unsigned char* p, std::size_t len) {
-    if (out)
+    if (out && len) {
+#if defined(__clang__)
+      // clang evaluates memcpy as one step in constant evaluation; a loop costs steps per byte.
+      __builtin_memcpy(out + n, p, len);
+#else
       for (std::size_t i = 0; i != len; ++i) out[n + i] = p[i];
+#endif
+    }
     n += len;
   }
   constexpr void chars(std::string_view s) {

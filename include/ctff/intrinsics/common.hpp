@@ -1,32 +1,27 @@
 // What every intrinsic shares: Call(Intrinsic(uri, concrete type), arg) bound to a Block local,
-// with a multi-part argument packed as an unnamed Struct; type helpers for federated types.
+// with a multi-part argument packed as an unnamed Struct; the concrete type checked against the
+// intrinsic's generic signature; type helpers for federated types.
+//
+// Type rules are checked at the operator the user called, each by an `if constexpr` branch that
+// fails one static_assert with a "ctff: <operator>: <rule>" message and the TFF types involved
+// (types/report.hpp), then returns a stand-in value (detail::poisoned) so nothing else is
+// instantiated or evaluated with bad types.
 #pragma once
 
 #include <string_view>
 
+#include "ctff/core/diagnostic.hpp"
+#include "ctff/intrinsics/signatures.hpp"
+#include "ctff/trace/build.hpp"
 #include "ctff/trace/call.hpp"
+#include "ctff/types/inspect.hpp"
+#include "ctff/types/instance.hpp"
+#include "ctff/types/predicates.hpp"
+#include "ctff/types/relations.hpp"
+#include "ctff/types/report.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff::detail {
-
-template <class T> struct fed_info { static constexpr bool is_fed = false; };
-template <class T, placement_kind P, bool A> struct fed_info<federated_t<T, P, A>> {
-  static constexpr bool is_fed = true;
-  using member = T;
-  static constexpr placement_kind where = P;
-  static constexpr bool all_equal = A;
-};
-
-template <class V> using member_t = typename fed_info<V>::member;
-
-template <class V>
-inline constexpr bool at_clients_v = fed_info<V>::is_fed && fed_info<V>::where == placement_kind::clients;
-template <class V>
-inline constexpr bool at_server_v = fed_info<V>::is_fed && fed_info<V>::where == placement_kind::server;
-
-template <class T> using clients_t = federated_t<T, placement_kind::clients, false>;
-template <class T> using clients_eq_t = federated_t<T, placement_kind::clients, true>;
-template <class T> using server_t = federated_t<T, placement_kind::server, true>;
 
 // A function argument whose parameter type is known only from its use (a polymorphic
 // computation) is made concrete with the type it will be called with; anything else passes as is.
@@ -39,11 +34,44 @@ constexpr decltype(auto) with_param_hint(X&& x) {
   }
 }
 
+// The TFF type of an argument, or void when it has none (not a value, constant or computation).
+template <class X, bool = convertible<X>>
+struct type_or_void {
+  using type = void;
+};
+template <class X>
+struct type_or_void<X, true> {
+  using type = value_type_t<X>;
+};
+template <class X>
+using type_or_void_t = typename type_or_void<X>::type;
+
+// Whether X is a function value (a computation, a function-typed value, ...).
+template <class X>
+inline constexpr bool is_function_arg_v = is_function_v<type_or_void_t<X>>;
+
+// The argument type of the intrinsic call: one argument's type, or the unnamed struct of several.
+template <class... X>
+struct intrinsic_arg {
+  using type = struct_t<value_type_t<X>...>;
+};
+template <class X>
+struct intrinsic_arg<X> {
+  using type = value_type_t<X>;
+};
+
 // Calls intrinsic `uri` of concrete type F with the given arguments (one: as is; several: an
-// unnamed Struct) and binds the call. The result type R is F's result.
-template <class F, class... X>
+// unnamed Struct) and binds the call. The result type R is F's result. G, the intrinsic's generic
+// signature (ctff::sig), is checked here as the last line of defence: the operators check every
+// rule first, with their own messages.
+template <class F, class G, class... X>
 constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
   using R = typename fn_info<F>::result;
+  static_assert(is_concrete_instance_v<F, G>,
+                "ctff internal error: an intrinsic's concrete type is not an instance of its "
+                "generic signature");
+  static_assert(is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>,
+                "ctff internal error: an intrinsic's argument does not fit its parameter type");
   auto g = gather(nullptr, static_cast<X&&>(x)...);
   trace_ctx& c = *g.ctx;
   const std::uint32_t fn = intrinsic_node<F>(c, uri);
@@ -56,5 +84,72 @@ constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
   }
   return bound_call<R>(c, fn, arg, g.span_first);
 }
+
+// A bare Intrinsic node of type F as an argument (e.g. sequence_sum mapped over a federated
+// sequence).
+template <class F>
+struct bare_intrinsic {
+  std::string_view uri;
+};
+template <class F>
+struct convert<bare_intrinsic<F>> {
+  static constexpr bool ok = true;
+  using type = F;
+  static constexpr void collect(const bare_intrinsic<F>&, bool, std::vector<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F>& b) {
+    return intrinsic_node<F>(c, b.uri);
+  }
+};
+
+// Python's _unname_fn_parameter: a function whose parameter struct has names is passed as the
+// lambda `(a -> fn(a))` with the unnamed parameter type P (the Call inline); otherwise as it is.
+template <class P, class Fn>
+struct unnamed_wrapper {
+  Fn fn;  // a reference type
+};
+template <class P, class Fn>
+struct convert<unnamed_wrapper<P, Fn>> {
+  static constexpr bool ok = true;
+  using R = typename fn_info<value_type_t<Fn>>::result;
+  using type = function_t<P, R>;
+  static constexpr void collect(const unnamed_wrapper<P, Fn>& w, bool temp,
+                                std::vector<operand>& ops) {
+    convert_t<Fn>::collect(w.fn, temp && !std::is_lvalue_reference_v<Fn>, ops);
+  }
+  static constexpr std::uint32_t make(trace_ctx& c, const unnamed_wrapper<P, Fn>& w) {
+    const std::uint32_t fn = convert_t<Fn>::make(c, w.fn);
+    const std::uint32_t call = inline_call_node<R>(c, fn, named_ref_node<P>(c, "a"));
+    return lambda_node<type>(c, "a", call);
+  }
+};
+
+template <class Fn>
+inline constexpr bool has_named_param_v =
+    struct_info<typename fn_info<value_type_t<Fn>>::param>::any_named;
+
+// The node of fn as unname_fn passes it (for operators that build their nodes themselves).
+template <class P, class Fn>
+constexpr std::uint32_t unnamed_fn_node(trace_ctx& c, const Fn& fn) {
+  if constexpr (has_named_param_v<Fn>) {
+    return convert<unnamed_wrapper<P, const Fn&>>::make(c, unnamed_wrapper<P, const Fn&>{fn});
+  } else {
+    return convert_t<Fn>::make(c, fn);
+  }
+}
+
+template <class P, class Fn>
+constexpr auto unname_fn(Fn&& fn) {
+  if constexpr (has_named_param_v<Fn>) {
+    return unnamed_wrapper<P, Fn&&>{static_cast<Fn&&>(fn)};
+  } else {
+    return static_cast<Fn&&>(fn);
+  }
+}
+
+// The type a function argument has once passed through unname_fn.
+template <class P, class Fn>
+using unnamed_fn_t =
+    std::conditional_t<has_named_param_v<Fn>,
+                       function_t<P, typename fn_info<value_type_t<Fn>>::result>, value_type_t<Fn>>;
 
 }  // namespace ctff::detail

@@ -1,5 +1,6 @@
 // a + b, a * b, a / b on unplaced values: generic_plus / generic_multiply / generic_divide over
-// an unnamed <a,b> struct, bound like any intrinsic call. Both sides must have equivalent types.
+// an unnamed <a,b> struct, bound like any intrinsic call. Both sides must have equivalent types,
+// tensors or structs of tensors. generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
 #pragma once
 
 #include "ctff/intrinsics/common.hpp"
@@ -11,15 +12,22 @@ namespace detail {
 template <class A, class B>
 concept generic_operands = convertible<A> && convertible<B> && (traced<A> || traced<B>);
 
-template <class A, class B>
+template <class G, class A, class B>
 constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
   using T = value_type_t<A>;
   using U = value_type_t<B>;
-  static_assert(!contains_placed<T>::value && !contains_placed<U>::value,
-                "ctff: generic operator: both operands must be unplaced (not federated)");
-  static_assert(is_equivalent_v<T, U>, "ctff: generic operator: both operands must have the same type");
-  using F = function_t<struct_t<T, T>, T>;
-  return intrinsic_call<F>(uri, static_cast<A&&>(a), static_cast<B&&>(b));
+  if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
+    static_assert(report<labeled<"left", T>, labeled<"right", U>>::shown,
+                  "ctff: generic operator: both operands must be tensors or structs of tensors");
+    return poisoned<tensor<dtype::int32>>();
+  } else if constexpr (!is_equivalent_v<T, U>) {
+    static_assert(report<labeled<"left", T>, labeled<"right", U>>::shown,
+                  "ctff: generic operator: both operands must have the same type");
+    return poisoned<T>();
+  } else {
+    using F = function_t<struct_t<T, T>, T>;
+    return intrinsic_call<F, G>(uri, static_cast<A&&>(a), static_cast<B&&>(b));
+  }
 }
 
 }  // namespace detail
@@ -27,17 +35,37 @@ constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
 template <class A, class B>
   requires detail::generic_operands<A, B>
 constexpr auto operator+(A&& a, B&& b) {
-  return detail::generic_binary("generic_plus", static_cast<A&&>(a), static_cast<B&&>(b));
+  return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
+                                                   static_cast<B&&>(b));
 }
 template <class A, class B>
   requires detail::generic_operands<A, B>
 constexpr auto operator*(A&& a, B&& b) {
-  return detail::generic_binary("generic_multiply", static_cast<A&&>(a), static_cast<B&&>(b));
+  return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
+                                                       static_cast<B&&>(b));
 }
 template <class A, class B>
   requires detail::generic_operands<A, B>
 constexpr auto operator/(A&& a, B&& b) {
-  return detail::generic_binary("generic_divide", static_cast<A&&>(a), static_cast<B&&>(b));
+  return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
+                                                     static_cast<B&&>(b));
+}
+
+// generic_zero<T>(): the bare Intrinsic `generic_zero` of type T (a tensor or a struct of
+// tensors), the zero of T's algebra. Not a call, so nothing is bound: it stays inline.
+template <class T>
+constexpr auto generic_zero() {
+  using namespace detail;
+  using Z = tff_t<T>;
+  if constexpr (!structure_of_tensors_v<Z>) {
+    static_assert(report<labeled<"type", Z>>::shown,
+                  "ctff: generic_zero: the type must be a tensor or a struct of tensors");
+    return poisoned<tensor<dtype::int32>>();
+  } else {
+    static_assert(is_concrete_instance_v<Z, sig::generic_zero>);
+    trace_ctx* c = new_floating();
+    return value<Z>(location{c, intrinsic_node<Z>(*c, "generic_zero"), 0, 0});
+  }
 }
 
 }  // namespace ctff

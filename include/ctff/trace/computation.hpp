@@ -15,6 +15,7 @@
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/trace/call.hpp"
+#include "ctff/trace/embed.hpp"
 #include "ctff/trace/struct_ops.hpp"
 #include "ctff/types/aliases.hpp"
 
@@ -111,27 +112,36 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
   return ctx.add_typed<function_t<P, R>>(lam);
 }
 
-// Static storage of a captureless computation's outputs, one variable template per output so
-// the sizing trace and the writing trace are separate constant evaluations.
+// Static storage of a captureless computation's outputs. Each size and each output is its own
+// variable template, so each is a separate constant evaluation with its own step budget: one trace
+// plus one output, never all of them at once.
 template <class C>
-inline constexpr std::array<std::size_t, 3> sizes_v = [] {
+constexpr std::uint32_t trace_static(trace_ctx& ctx) {
+  return trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+}
+
+template <class C>
+inline constexpr std::size_t wire_size_v = [] {
   trace_ctx ctx;
-  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
-  serializer s(ctx);
-  printer p(ctx);
-  text_sink compact{};
-  p.print(root, compact);
-  text_sink formatted{};
-  formatted.formatted = true;
-  p.print(root, formatted);
-  return std::array<std::size_t, 3>{s.size(root), compact.n, formatted.n};
+  auto root = trace_static<C>(ctx);
+  return serializer(ctx).size(root);
+}();
+
+template <class C, bool Formatted>
+inline constexpr std::size_t comp_text_size_v = [] {
+  trace_ctx ctx;
+  auto root = trace_static<C>(ctx);
+  text_sink t{};
+  t.formatted = Formatted;
+  printer(ctx).print(root, t);
+  return t.n;
 }();
 
 template <class C>
 inline constexpr auto wire_v = [] {
-  std::array<unsigned char, sizes_v<C>[0]> out{};
+  std::array<unsigned char, wire_size_v<C>> out{};
   trace_ctx ctx;
-  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+  auto root = trace_static<C>(ctx);
   serializer s(ctx);
   byte_sink b{out.data()};
   s.write(root, b);
@@ -140,9 +150,9 @@ inline constexpr auto wire_v = [] {
 
 template <class C, bool Formatted>
 inline constexpr auto text_out_v = [] {
-  std::array<char, sizes_v<C>[Formatted ? 2 : 1] + 1> out{};
+  std::array<char, comp_text_size_v<C, Formatted> + 1> out{};
   trace_ctx ctx;
-  auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+  auto root = trace_static<C>(ctx);
   text_sink t{out.data()};
   t.formatted = Formatted;
   printer(ctx).print(root, t);
@@ -197,13 +207,13 @@ class computation_t {
 
   static constexpr std::string_view name() { return Name.view(); }
   static constexpr byte_view bytes() {
-    return byte_view(detail::wire_v<computation_t>.data(), detail::sizes_v<computation_t>[0]);
+    return byte_view(detail::wire_v<computation_t>.data(), detail::wire_size_v<computation_t>);
   }
   static constexpr std::string_view compact() {
-    return {detail::text_out_v<computation_t, false>.data(), detail::sizes_v<computation_t>[1]};
+    return {detail::text_out_v<computation_t, false>.data(), detail::comp_text_size_v<computation_t, false>};
   }
   static constexpr std::string_view formatted() {
-    return {detail::text_out_v<computation_t, true>.data(), detail::sizes_v<computation_t>[2]};
+    return {detail::text_out_v<computation_t, true>.data(), detail::comp_text_size_v<computation_t, true>};
   }
   static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
   static constexpr std::string_view formatted_type_string() {
@@ -269,7 +279,7 @@ struct convert<computation_t<N, Fn, P>> {
   static constexpr std::uint32_t make(trace_ctx& c, const C&) {
     embed e{};
     e.bytes = wire_v<C>.data();
-    e.size = static_cast<std::uint32_t>(sizes_v<C>[0]);
+    e.size = static_cast<std::uint32_t>(wire_size_v<C>);
     e.compact = C::compact();
     e.formatted = C::formatted();
     c.embeds.push_back(e);
@@ -287,18 +297,21 @@ struct convert<runtime_computation_t<N, Fn, P>> {
   using type = typename C::type;
   static constexpr void collect(const C&, bool, std::vector<operand>&) {}
   static std::uint32_t make(trace_ctx& c, const C& comp) {
+    // Copied into the trace's pools: the computation may be a temporary that dies before the
+    // trace is written.
     embed e{};
-    e.bytes = comp.bytes().data();
-    e.size = static_cast<std::uint32_t>(comp.bytes().size());
-    e.compact = comp.compact();
-    e.formatted = comp.formatted();
+    auto b = comp.bytes();
+    own_bytes(c, e, [&](byte_sink& s) { s.bytes(b.data(), b.size()); });
+    auto put_text = [&](std::string_view t, std::uint32_t& off, std::uint32_t& len) {
+      off = c.add_chars(t);
+      len = static_cast<std::uint32_t>(t.size());
+    };
+    put_text(comp.compact(), e.compact_off, e.compact_len);
+    put_text(comp.formatted(), e.formatted_off, e.formatted_len);
     c.embeds.push_back(e);
-    node n{};
-    n.kind = node_kind::embedded;
-    n.a = static_cast<std::uint32_t>(c.embeds.size() - 1);
-    return c.add(n);
+    return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
   }
-};
+};;
 
 }  // namespace detail
 }  // namespace ctff

@@ -9,15 +9,29 @@
 // computation without parameters) has no trace to record into, because constant evaluation has no
 // mutable globals. It records into a heap-allocated floating context that is merged into the
 // first real context it meets (its nodes appended, the old context forwarding to the new place).
+// Nested traces that need to know their enclosing traces (polymorphic computations, renamed
+// `name_1` on a clash) are deferred in a floating context and run when it joins a real one.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/types/type_string.hpp"
 
 namespace ctff::detail {
+
+struct trace_ctx;
+
+// An embedded computation that can only be traced once its enclosing trace is known: a
+// polymorphic computation used in a floating context (whose parent chain, needed for `name_1`
+// renaming, is unknown until the merge). It fills embeds[index] of the context it runs in.
+struct deferred_embed {
+  std::uint32_t index = 0;
+  constexpr virtual void run(trace_ctx& into) const = 0;
+  constexpr virtual ~deferred_embed() = default;
+};
 
 struct trace_ctx : graph {
   const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
@@ -25,6 +39,14 @@ struct trace_ctx : graph {
   int refs = 0;                       // floating only: values that point here
   trace_ctx* forward = nullptr;       // floating only: merged into this context
   std::uint32_t node_offset = 0, binding_offset = 0;
+  std::vector<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
+
+  constexpr trace_ctx() = default;
+  trace_ctx(const trace_ctx&) = delete;
+  trace_ctx& operator=(const trace_ctx&) = delete;
+  constexpr ~trace_ctx() {
+    for (auto* d : deferred) delete d;
+  }
 
   template <class T>
   constexpr std::uint32_t add_typed(node n) {
@@ -67,6 +89,18 @@ constexpr trace_ctx* new_floating() {
   auto* c = new trace_ctx{};
   c->floating = true;
   return c;
+}
+
+// Traces the deferred embeds of a context that now belongs to a real trace.
+constexpr void run_deferred(trace_ctx& c) {
+  while (!c.deferred.empty()) {
+    struct owner {
+      deferred_embed* d;
+      constexpr ~owner() { delete d; }
+    } const o{c.deferred.back()};
+    c.deferred.pop_back();
+    o.d->run(c);
+  }
 }
 
 // Appends everything `from` recorded to `to` and leaves `from` forwarding there.
@@ -122,6 +156,12 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   from.node_offset = no;
   from.forward = &to;
   retain(&to);
+  for (auto* d : from.deferred) {
+    d->index += eb;
+    to.deferred.push_back(d);
+  }
+  from.deferred.clear();
+  if (!to.floating) run_deferred(to);
 }
 
 }  // namespace ctff::detail

@@ -159,11 +159,20 @@ constexpr trace_ctx* unify(std::vector<operand>& ops, trace_ctx* target = nullpt
 // Puts the bindings of temporary operands back into argument order; returns where the span of the
 // value consuming them starts (no_node when they do not form the tail of the bindings).
 constexpr std::uint32_t restore_order(trace_ctx& c, const std::vector<operand>& ops) {
+  std::size_t temps = 0;
+  const operand* only = nullptr;
+  for (auto& o : ops)
+    if (o.temp && o.loc.first < o.loc.last) {
+      ++temps;
+      only = &o;
+    }
+  const auto end = static_cast<std::uint32_t>(c.bindings.size());
+  if (temps == 0) return no_node;
+  if (temps == 1) return only->loc.last == end ? only->loc.first : no_node;
   std::vector<const operand*> t;
+  t.reserve(temps);
   for (auto& o : ops)
     if (o.temp && o.loc.first < o.loc.last) t.push_back(&o);
-  const auto end = static_cast<std::uint32_t>(c.bindings.size());
-  if (t.empty()) return no_node;
   // Sorted by position: they must tile [lo, end).
   std::vector<const operand*> by_pos = t;
   for (std::size_t i = 1; i < by_pos.size(); ++i)

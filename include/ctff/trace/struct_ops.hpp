@@ -1,5 +1,7 @@
 // Selections and struct construction on traced values: ctff::get<0>(v), ctff::get<"name">(v),
 // v[0_c], v["name"_f], structured bindings, ctff::make_struct(a, b), make_struct<"x","y">(a, b).
+// On a federated struct value a selection is Python's federated attribute access: an inline (not
+// bound) federated_map / federated_map_all_equal / federated_apply of `(x -> x[i])`.
 #pragma once
 
 #include <cstddef>
@@ -7,23 +9,13 @@
 #include <tuple>
 #include <type_traits>
 
+#include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
+#include "ctff/types/inspect.hpp"
+#include "ctff/types/report.hpp"
 
 namespace ctff {
 namespace detail {
-
-template <class T> struct struct_info { static constexpr bool is_struct = false; static constexpr std::size_t size = 0; };
-template <class... E> struct struct_info<struct_t<E...>> {
-  static constexpr bool is_struct = true;
-  static constexpr std::size_t size = sizeof...(E);
-  template <std::size_t I> using elem_t = typename elem<std::tuple_element_t<I, std::tuple<E...>>>::type;
-  static constexpr std::string_view names[] = {elem<E>::name..., std::string_view{}};
-  static constexpr std::size_t index_of(std::string_view n) {
-    for (std::size_t i = 0; i != sizeof...(E); ++i)
-      if (names[i] == n) return i;
-    return sizeof...(E);
-  }
-};
 
 // Selection node of element I (or the element itself when the source is a Struct node).
 template <std::size_t I, class T>
@@ -58,21 +50,96 @@ struct name_c {
   static constexpr auto value = N;
 };
 
+namespace detail {
+
+// Selecting element E of a federated struct of type T: the intrinsic, its type, the result type.
+template <class T, class E, placement_kind P = fed_info<T>::where, bool A = fed_info<T>::all_equal>
+struct fed_get_of {  // {<...>}@CLIENTS
+  using M = member_t<T>;
+  using result = clients_t<E>;
+  using fn = function_t<struct_t<function_t<M, E>, clients_t<M>>, result>;
+  static constexpr std::string_view uri = "federated_map";
+};
+template <class T, class E>
+struct fed_get_of<T, E, placement_kind::clients, true> {  // <...>@CLIENTS
+  using M = member_t<T>;
+  using result = clients_eq_t<E>;
+  using fn = function_t<struct_t<function_t<M, E>, T>, result>;
+  static constexpr std::string_view uri = "federated_map_all_equal";
+};
+template <class T, class E, bool A>
+struct fed_get_of<T, E, placement_kind::server, A> {  // <...>@SERVER
+  using M = member_t<T>;
+  using result = server_t<E>;
+  using fn = function_t<struct_t<function_t<M, E>, T>, result>;
+  static constexpr std::string_view uri = "federated_apply";
+};
+
+// `uri(<(x -> x[I]),v>)`, inline.
+template <std::size_t I, class T>
+constexpr auto federated_get(const value<T>& v) {
+  using M = member_t<T>;
+  using E = typename struct_info<M>::template elem_t<I>;
+  using G = fed_get_of<T, E>;
+  using FT = function_t<M, E>;
+  auto l = v.loc();
+  trace_ctx& c = *l.ctx;
+  const std::uint32_t x = named_ref_node<M>(c, "x");
+  const std::uint32_t sel = selection_node<E>(c, x, static_cast<std::uint32_t>(I));
+  const std::uint32_t lam = lambda_node<FT>(c, "x", sel);
+  const std::uint32_t fn = intrinsic_node<typename G::fn>(c, G::uri);
+  const std::uint32_t parts[] = {lam, l.id};
+  const std::uint32_t arg = unnamed_struct_node<struct_t<FT, T>>(c, parts);
+  const std::uint32_t call = inline_call_node<typename G::result>(c, fn, arg);
+  return value<typename G::result>(location{l.ctx, call, l.first, l.last});
+}
+
+// The struct a selection reads: T itself, or the member of a federated T.
+template <class T> struct selected_struct { using type = T; };
+template <class M, placement_kind P, bool A>
+struct selected_struct<federated_t<M, P, A>> {
+  using type = M;
+};
+
+template <std::size_t I, class T>
+constexpr auto get_checked(const value<T>& v) {
+  using S = struct_info<typename selected_struct<T>::type>;
+  if constexpr (!S::is_struct) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: get: the value is not a struct or a federated struct");
+    return poisoned<tensor<dtype::int32>>();
+  } else if constexpr (I >= S::size) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: get: the index or name is not an element of the struct");
+    return poisoned<tensor<dtype::int32>>();
+  } else if constexpr (!fed_info<T>::is_fed) {
+    return select<I>(v);
+  } else if constexpr (at_server_v<T> && !fed_info<T>::all_equal) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: get: a federated struct placed at SERVER must be equal at all locations "
+                  "(all_equal)");
+    return poisoned<typename fed_get_of<T, typename S::template elem_t<I>>::result>();
+  } else {
+    return federated_get<I>(v);
+  }
+}
+
+}  // namespace detail
+
 template <std::size_t I, class T>
 constexpr auto get(const value<T>& v) {
-  using S = detail::struct_info<T>;
-  static_assert(S::is_struct, "ctff: get<I>: the value is not a struct");
-  static_assert(I < S::size, "ctff: get<I>: the index is out of range for this struct");
-  return detail::select<I>(v);
+  return detail::get_checked<I>(v);
 }
 
 template <fixed_string Name, class T>
 constexpr auto get(const value<T>& v) {
-  using S = detail::struct_info<T>;
-  static_assert(S::is_struct, "ctff: get<\"name\">: the value is not a struct");
-  constexpr std::size_t i = S::index_of(Name.view());
-  static_assert(i < S::size, "ctff: get<\"name\">: the struct has no element of that name");
-  return detail::select<i>(v);
+  using S = detail::struct_info<typename detail::selected_struct<T>::type>;
+  if constexpr (S::is_struct) {
+    constexpr std::size_t i = S::index_of(Name.view());
+    return detail::get_checked<i>(v);
+  } else {
+    return detail::get_checked<0>(v);
+  }
 }
 
 template <tff_type T>
@@ -115,25 +182,39 @@ constexpr auto make_struct(X&&... x) {
 template <fixed_string... Names, class... X>
   requires(sizeof...(Names) > 0 && (detail::convertible<X> && ...))
 constexpr auto make_struct(X&&... x) {
-  static_assert(sizeof...(Names) == sizeof...(X),
-                "ctff: make_struct<names...>: give one name per element");
-  using S = struct_t<field<Names, detail::value_type_t<X>>...>;
-  auto g = detail::gather(nullptr, static_cast<X&&>(x)...);
-  detail::trace_ctx& c = *g.ctx;
-  const std::uint32_t ids[] = {0u, detail::convert_t<X>::make(c, x)...};
-  constexpr std::string_view names[] = {Names.view()...};
-  auto tb = type_bytes<S>();
-  auto id = detail::struct_node(c, ids + 1, names, sizeof...(X), tb.data(), tb.size());
-  return detail::make_value<S>(c, id, g.span_first);
+  if constexpr (sizeof...(Names) != sizeof...(X)) {
+    using Elements = struct_t<detail::value_type_t<X>...>;
+    static_assert(detail::report<detail::labeled<"elements", Elements>>::shown,
+                  "ctff: make_struct<names...>: give one name per element");
+    return detail::poisoned<struct_t<>>();
+  } else {
+    using S = struct_t<field<Names, detail::value_type_t<X>>...>;
+    auto g = detail::gather(nullptr, static_cast<X&&>(x)...);
+    detail::trace_ctx& c = *g.ctx;
+    const std::uint32_t ids[] = {0u, detail::convert_t<X>::make(c, x)...};
+    constexpr std::string_view names[] = {Names.view()...};
+    auto tb = type_bytes<S>();
+    auto id = detail::struct_node(c, ids + 1, names, sizeof...(X), tb.data(), tb.size());
+    return detail::make_value<S>(c, id, g.span_first);
+  }
 }
 
 }  // namespace ctff
 
-// Structured bindings: auto [a, b] = v;
+// Structured bindings: auto [a, b] = v; also on federated structs.
 template <class... E>
 struct std::tuple_size<ctff::value<ctff::struct_t<E...>>>
     : std::integral_constant<std::size_t, sizeof...(E)> {};
 template <std::size_t I, class... E>
 struct std::tuple_element<I, ctff::value<ctff::struct_t<E...>>> {
   using type = ctff::value<typename ctff::detail::struct_info<ctff::struct_t<E...>>::template elem_t<I>>;
+};
+template <class... E, ctff::placement_kind P, bool A>
+struct std::tuple_size<ctff::value<ctff::federated_t<ctff::struct_t<E...>, P, A>>>
+    : std::integral_constant<std::size_t, sizeof...(E)> {};
+template <std::size_t I, class... E, ctff::placement_kind P, bool A>
+struct std::tuple_element<I, ctff::value<ctff::federated_t<ctff::struct_t<E...>, P, A>>> {
+  using T = ctff::federated_t<ctff::struct_t<E...>, P, A>;
+  using type = ctff::value<typename ctff::detail::fed_get_of<
+      T, typename ctff::detail::struct_info<ctff::struct_t<E...>>::template elem_t<I>>::result>;
 };

@@ -1,0 +1,170 @@
+// Aggregations from CLIENTS to SERVER, each of type ({T}@CLIENTS -> T@SERVER) (the parameter
+// rebuilt not all_equal): federated_sum (numeric tensors of fully defined shape), federated_mean
+// (floating-point or complex), federated_min / federated_max (integer or floating-point), and
+// federated_mean(v, w): `federated_weighted_mean` of (<{T}@CLIENTS,{W}@CLIENTS> -> T@SERVER) with
+// an integer or floating-point scalar weight.
+#pragma once
+
+#include "ctff/intrinsics/zip.hpp"
+
+namespace ctff {
+namespace detail {
+
+template <class T>
+using aggregate_fn_t = function_t<clients_t<member_t<T>>, server_t<member_t<T>>>;
+
+}  // namespace detail
+
+template <class V>
+constexpr auto federated_sum(V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_sum: the value must be federated, or a struct of federated values "
+        "to zip");
+    return poisoned<server_t<tensor<dtype::int32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_sum: the value must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!sum_numeric_v<member_t<T>>) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_sum: the member type must be a structure of numeric tensors (not "
+        "bool or str)");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!fully_defined_v<member_t<T>>) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_sum: the tensor shapes of the member type must be fully defined");
+    return poisoned<server_t<member_t<T>>>();
+  } else {
+    return intrinsic_call<aggregate_fn_t<T>, sig::federated_sum>("federated_sum",
+                                                                 as_federated(static_cast<V&&>(v)));
+  }
+}
+
+template <class V>
+constexpr auto federated_mean(V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the value must be federated, or a struct of federated "
+                  "values to zip");
+    return poisoned<server_t<tensor<dtype::float32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the value must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!average_compatible_v<member_t<T>>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the member type must consist of floating-point or complex "
+                  "tensors");
+    return poisoned<server_t<member_t<T>>>();
+  } else {
+    return intrinsic_call<aggregate_fn_t<T>, sig::federated_mean>(
+        "federated_mean", as_federated(static_cast<V&&>(v)));
+  }
+}
+
+template <class V, class W>
+constexpr auto federated_mean(V&& v, W&& w) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  using OW = fed_operand<W>;
+  using U = typename OW::type;
+  if constexpr (!O::ok) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the value must be federated, or a struct of federated "
+                  "values to zip");
+    return poisoned<server_t<tensor<dtype::float32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the value must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!average_compatible_v<member_t<T>>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_mean: the member type must consist of floating-point or complex "
+                  "tensors");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!OW::ok) {
+    static_assert(report<labeled<"weight", U>>::shown,
+                  "ctff: federated_mean: the weight must be federated, or a struct of federated "
+                  "values to zip");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!at_clients_v<U>) {
+    static_assert(report<labeled<"weight", U>>::shown,
+                  "ctff: federated_mean: the weight must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!scalar_weight<member_t<U>>::value) {
+    static_assert(report<labeled<"weight", U>>::shown,
+                  "ctff: federated_mean: the weight must be an integer or floating-point scalar");
+    return poisoned<server_t<member_t<T>>>();
+  } else {
+    using M = member_t<T>;
+    using F = function_t<struct_t<clients_t<M>, clients_t<member_t<U>>>, server_t<M>>;
+    return intrinsic_call<F, sig::federated_weighted_mean>("federated_weighted_mean",
+                                                           as_federated(static_cast<V&&>(v)),
+                                                           as_federated(static_cast<W&&>(w)));
+  }
+}
+
+template <class V>
+constexpr auto federated_min(V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_min: the value must be federated, or a struct of federated values "
+        "to zip");
+    return poisoned<server_t<tensor<dtype::int32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_min: the value must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!min_max_compatible_v<member_t<T>>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_min: the member type must consist of integer or floating-point "
+                  "tensors");
+    return poisoned<server_t<member_t<T>>>();
+  } else {
+    return intrinsic_call<aggregate_fn_t<T>, sig::federated_min>("federated_min",
+                                                                 as_federated(static_cast<V&&>(v)));
+  }
+}
+
+template <class V>
+constexpr auto federated_max(V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_max: the value must be federated, or a struct of federated values "
+        "to zip");
+    return poisoned<server_t<tensor<dtype::int32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_max: the value must be placed at CLIENTS");
+    return poisoned<server_t<member_t<T>>>();
+  } else if constexpr (!min_max_compatible_v<member_t<T>>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_max: the member type must consist of integer or floating-point "
+                  "tensors");
+    return poisoned<server_t<member_t<T>>>();
+  } else {
+    return intrinsic_call<aggregate_fn_t<T>, sig::federated_max>("federated_max",
+                                                                 as_federated(static_cast<V&&>(v)));
+  }
+}
+
+}  // namespace ctff

@@ -1,0 +1,39 @@
+// federated_broadcast(v): `federated_broadcast` of type (T@SERVER -> T@CLIENTS), the result equal
+// at all clients.
+#pragma once
+
+#include "ctff/intrinsics/zip.hpp"
+
+namespace ctff {
+
+template <class V>
+constexpr auto federated_broadcast(V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_broadcast: the value must be federated, or a struct of federated "
+        "values to zip");
+    return poisoned<clients_eq_t<tensor<dtype::int32>>>();
+  } else {
+    using M = member_t<T>;
+    using R = clients_eq_t<M>;
+    if constexpr (!at_server_v<T>) {
+      static_assert(report<labeled<"value", T>>::shown,
+                    "ctff: federated_broadcast: the value must be placed at SERVER");
+      return poisoned<R>();
+    } else if constexpr (!fed_info<T>::all_equal) {
+      static_assert(
+          report<labeled<"value", T>>::shown,
+          "ctff: federated_broadcast: the value must be equal at all locations (all_equal)");
+      return poisoned<R>();
+    } else {
+      return intrinsic_call<function_t<T, R>, sig::federated_broadcast>(
+          "federated_broadcast", as_federated(static_cast<V&&>(v)));
+    }
+  }
+}
+
+}  // namespace ctff

@@ -1,0 +1,133 @@
+// federated_map(fn, v): `federated_map` of (<(T -> U),{T}@CLIENTS> -> {U}@CLIENTS) for a value
+// at CLIENTS (its parameter rebuilt not all_equal, whatever v's all_equal), `federated_apply` of
+// (<(T -> U),T@SERVER> -> U@SERVER) for a value at SERVER.
+// federated_map_all_equal(fn, v): `federated_map_all_equal` of (<(T -> U),T@CLIENTS> -> U@CLIENTS),
+// for an all-equal value at CLIENTS only.
+// A polymorphic fn is traced with v's member type as its parameter type.
+#pragma once
+
+#include "ctff/intrinsics/zip.hpp"
+
+namespace ctff {
+
+template <class Fn, class V>
+constexpr auto federated_map(Fn&& fn, V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(
+        report<labeled<"value", T>>::shown,
+        "ctff: federated_map: the value must be federated, or a struct of federated values "
+        "to zip");
+    return poisoned<clients_t<tensor<dtype::int32>>>();
+  } else {
+    using M = member_t<T>;
+    constexpr bool clients = at_clients_v<T>;
+    auto&& f = with_param_hint<M>(static_cast<Fn&&>(fn));
+    using FA = decltype(f);
+    using FT = type_or_void_t<FA>;
+    if constexpr (!is_function_v<FT>) {
+      static_assert(report<labeled<"function", FT>, labeled<"value", T>>::shown,
+                    "ctff: federated_map: the mapping function must be a computation or a "
+                    "function-typed value");
+      return poisoned<federated_t<tensor<dtype::int32>, fed_info<T>::where, !clients>>();
+    } else {
+      using P = typename fn_info<FT>::param;
+      using R = typename fn_info<FT>::result;
+      using Guess = federated_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>,
+                                fed_info<T>::where, !clients>;
+      if constexpr (!fn_info<FT>::has_param) {
+        static_assert(report<labeled<"function", FT>>::shown,
+                      "ctff: federated_map: the mapping function must take a parameter");
+        return poisoned<Guess>();
+      } else if constexpr (!is_assignable_v<P, M>) {
+        static_assert(
+            report<labeled<"parameter", P>, labeled<"member", M>>::shown,
+            "ctff: federated_map: the mapping function's parameter type is not assignable "
+            "from the value's member type");
+        return poisoned<Guess>();
+      } else if constexpr (!clients && !fed_info<T>::all_equal) {
+        static_assert(
+            report<labeled<"value", T>>::shown,
+            "ctff: federated_map: a value placed at SERVER must be equal at all locations "
+            "(all_equal)");
+        return poisoned<Guess>();
+      } else if constexpr (has_placed_v<R>) {
+        static_assert(
+            report<labeled<"result", R>>::shown,
+            "ctff: federated_map: the mapping function's result must not contain federated "
+            "or function types");
+        return poisoned<Guess>();
+      } else if constexpr (clients) {
+        using F = function_t<struct_t<FT, clients_t<M>>, clients_t<R>>;
+        return intrinsic_call<F, sig::federated_map>("federated_map", static_cast<FA>(f),
+                                                     as_federated(static_cast<V&&>(v)));
+      } else {
+        using F = function_t<struct_t<FT, T>, server_t<R>>;
+        return intrinsic_call<F, sig::federated_apply>("federated_apply", static_cast<FA>(f),
+                                                       as_federated(static_cast<V&&>(v)));
+      }
+    }
+  }
+}
+
+template <class Fn, class V>
+constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
+  using namespace detail;
+  using O = fed_operand<V>;
+  using T = typename O::type;
+  if constexpr (!O::ok) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_map_all_equal: the value must be federated, or a struct of "
+                  "federated values to zip");
+    return poisoned<clients_eq_t<tensor<dtype::int32>>>();
+  } else if constexpr (!at_clients_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_map_all_equal: the value must be placed at CLIENTS");
+    return poisoned<clients_eq_t<tensor<dtype::int32>>>();
+  } else {
+    using M = member_t<T>;
+    auto&& f = with_param_hint<M>(static_cast<Fn&&>(fn));
+    using FA = decltype(f);
+    using FT = type_or_void_t<FA>;
+    if constexpr (!is_function_v<FT>) {
+      static_assert(
+          report<labeled<"function", FT>, labeled<"value", T>>::shown,
+          "ctff: federated_map_all_equal: the mapping function must be a computation or a "
+          "function-typed value");
+      return poisoned<clients_eq_t<tensor<dtype::int32>>>();
+    } else {
+      using P = typename fn_info<FT>::param;
+      using R = typename fn_info<FT>::result;
+      using Guess = clients_eq_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>>;
+      if constexpr (!fn_info<FT>::has_param) {
+        static_assert(report<labeled<"function", FT>>::shown,
+                      "ctff: federated_map_all_equal: the mapping function must take a parameter");
+        return poisoned<Guess>();
+      } else if constexpr (!is_assignable_v<P, M>) {
+        static_assert(report<labeled<"parameter", P>, labeled<"member", M>>::shown,
+                      "ctff: federated_map_all_equal: the mapping function's parameter type is not "
+                      "assignable from the value's member type");
+        return poisoned<Guess>();
+      } else if constexpr (!fed_info<T>::all_equal) {
+        static_assert(report<labeled<"value", T>>::shown,
+                      "ctff: federated_map_all_equal: the value must be equal at all locations "
+                      "(all_equal)");
+        return poisoned<Guess>();
+      } else if constexpr (has_placed_v<R>) {
+        static_assert(
+            report<labeled<"result", R>>::shown,
+            "ctff: federated_map_all_equal: the mapping function's result must not contain "
+            "federated or function types");
+        return poisoned<Guess>();
+      } else {
+        using F = function_t<struct_t<FT, clients_eq_t<M>>, clients_eq_t<R>>;
+        return intrinsic_call<F, sig::federated_map_all_equal>(
+            "federated_map_all_equal", static_cast<FA>(f), as_federated(static_cast<V&&>(v)));
+      }
+    }
+  }
+}
+
+}  // namespace ctff

@@ -1,0 +1,66 @@
+// Placing values: federated_value(x, P) is `federated_value_at_clients` / `_at_server` of type
+// (X -> X@P), the result equal everywhere; federated_eval(fn, P) is `federated_eval_at_clients` of
+// (( -> R) -> {R}@CLIENTS) or `federated_eval_at_server` of (( -> R) -> R@SERVER).
+#pragma once
+
+#include "ctff/intrinsics/common.hpp"
+
+namespace ctff {
+
+template <class X, placement_kind P>
+constexpr auto federated_value(X&& x, placement_tag<P>) {
+  using namespace detail;
+  using T = type_or_void_t<X>;
+  if constexpr (std::is_void_v<T>) {
+    static_assert(
+        cxx_types<X>::shown,
+        "ctff: federated_value: the value must be a traced value, a constant or a tuple of "
+        "them");
+    return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
+  } else if constexpr (has_placed_v<T>) {
+    static_assert(report<labeled<"value", T>>::shown,
+                  "ctff: federated_value: the value must not contain federated or function types");
+    return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
+  } else if constexpr (P == placement_kind::clients) {
+    return intrinsic_call<function_t<T, clients_eq_t<T>>, sig::federated_value_at_clients>(
+        "federated_value_at_clients", static_cast<X&&>(x));
+  } else {
+    return intrinsic_call<function_t<T, server_t<T>>, sig::federated_value_at_server>(
+        "federated_value_at_server", static_cast<X&&>(x));
+  }
+}
+
+template <class Fn, placement_kind P>
+constexpr auto federated_eval(Fn&& fn, placement_tag<P>) {
+  using namespace detail;
+  using FT = type_or_void_t<Fn>;
+  constexpr bool clients = P == placement_kind::clients;
+  if constexpr (!is_function_v<FT>) {
+    static_assert(report<labeled<"function", FT>>::shown,
+                  "ctff: federated_eval: the function must be a computation or a function-typed "
+                  "value");
+    return poisoned<federated_t<tensor<dtype::int32>, P, !clients>>();
+  } else {
+    using R = typename fn_info<FT>::result;
+    using Guess =
+        federated_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>, P, !clients>;
+    if constexpr (fn_info<FT>::has_param) {
+      static_assert(report<labeled<"function", FT>>::shown,
+                    "ctff: federated_eval: the function must take no parameter");
+      return poisoned<Guess>();
+    } else if constexpr (has_placed_v<R>) {
+      static_assert(report<labeled<"result", R>>::shown,
+                    "ctff: federated_eval: the function's result must not contain federated or "
+                    "function types");
+      return poisoned<Guess>();
+    } else if constexpr (clients) {
+      return intrinsic_call<function_t<FT, clients_t<R>>, sig::federated_eval_at_clients>(
+          "federated_eval_at_clients", static_cast<Fn&&>(fn));
+    } else {
+      return intrinsic_call<function_t<FT, server_t<R>>, sig::federated_eval_at_server>(
+          "federated_eval_at_server", static_cast<Fn&&>(fn));
+    }
+  }
+}
+
+}  // namespace ctff

@@ -1,0 +1,252 @@
+// Sequence operators, on a sequence T* or, pointwise, on a federated sequence {T*}@P:
+//   sequence_map(fn, s)         `sequence_map` of (<(T -> U),T*> -> U*) over <fn, s>. Federated:
+//                               `(arg0 -> (arg1 -> sequence_map(<arg0,arg1>)))(fn)` bound to a
+//                               local, then federated_map of that local over s.
+//   sequence_reduce(s, zero, op)  `sequence_reduce` of (<T*,U,(<U,T> -> U)> -> U) over
+//                               <s, zero, op'>, op' the `(a -> op(a))` wrapper when op's parameter
+//                               struct has names. Federated (zero federated too): federated_map of
+//                               `(arg -> sequence_reduce(<arg[0],arg[1],op'>))` over <s, zero>,
+//                               which is zipped.
+//   sequence_sum(s)             `sequence_sum` of (T* -> T); federated: federated_map of the bare
+//                               intrinsic over s.
+#pragma once
+
+#include <tuple>
+
+#include "ctff/intrinsics/map.hpp"
+
+namespace ctff {
+namespace detail {
+
+// The sequence a sequence operator works on: S itself, or the member of a federated S.
+template <class S>
+struct seq_operand {
+  static constexpr bool ok = seq_info<S>::is_seq;
+  static constexpr bool federated = false;
+  using seq = S;
+};
+template <class M, placement_kind P, bool A>
+struct seq_operand<federated_t<M, P, A>> {
+  static constexpr bool ok = seq_info<M>::is_seq;
+  static constexpr bool federated = true;
+  using seq = M;
+};
+template <class S>
+using seq_element_t = typename seq_info<typename seq_operand<S>::seq>::element;
+
+// `(arg0 -> (arg1 -> sequence_map(<arg0,arg1>)))` for a mapping function of type FT.
+template <class FT>
+struct curried_sequence_map {};
+template <class FT>
+struct convert<curried_sequence_map<FT>> {
+  static constexpr bool ok = true;
+  using PS = sequence_t<typename fn_info<FT>::param>;
+  using RS = sequence_t<typename fn_info<FT>::result>;
+  using inner = function_t<PS, RS>;
+  using type = function_t<FT, inner>;
+  static constexpr void collect(const curried_sequence_map<FT>&, bool, std::vector<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const curried_sequence_map<FT>&) {
+    using A = struct_t<FT, PS>;
+    const std::uint32_t parts[] = {named_ref_node<FT>(c, "arg0"), named_ref_node<PS>(c, "arg1")};
+    const std::uint32_t call = inline_call_node<RS>(
+        c, intrinsic_node<function_t<A, RS>>(c, "sequence_map"), unnamed_struct_node<A>(c, parts));
+    return lambda_node<type>(c, "arg0", lambda_node<inner>(c, "arg1", call));
+  }
+};
+
+// `(arg -> sequence_reduce(<arg[0],arg[1],op'>))` over <S, U>, S a sequence of T.
+template <class S, class U, class Op>
+struct reduce_lambda {
+  Op op;  // a reference type
+};
+template <class S, class U, class Op>
+struct convert<reduce_lambda<S, U, Op>> {
+  static constexpr bool ok = true;
+  using P = struct_t<U, typename seq_info<S>::element>;
+  using OpU = unnamed_fn_t<P, Op>;
+  using R = typename fn_info<OpU>::result;
+  using A = struct_t<S, U>;
+  using type = function_t<A, R>;
+  static constexpr void collect(const reduce_lambda<S, U, Op>& l, bool temp,
+                                std::vector<operand>& ops) {
+    convert_t<Op>::collect(l.op, temp && !std::is_lvalue_reference_v<Op>, ops);
+  }
+  static constexpr std::uint32_t make(trace_ctx& c, const reduce_lambda<S, U, Op>& l) {
+    using B = struct_t<S, U, OpU>;
+    const std::uint32_t arg = named_ref_node<A>(c, "arg");
+    const std::uint32_t parts[] = {selection_node<S>(c, arg, 0), selection_node<U>(c, arg, 1),
+                                   unnamed_fn_node<P>(c, l.op)};
+    const std::uint32_t call =
+        inline_call_node<R>(c, intrinsic_node<function_t<B, R>>(c, "sequence_reduce"),
+                            unnamed_struct_node<B>(c, parts));
+    return lambda_node<type>(c, "arg", call);
+  }
+};
+
+// The result r of an operator that bound several locals itself, with a span that also covers its
+// operands' temporaries (gathered first, in argument order).
+template <class R>
+constexpr value<R> compound_result(const value<R>& r, std::uint32_t operands_first,
+                                   std::uint32_t own_first) {
+  auto l = r.loc();
+  return make_value<R>(*l.ctx, l.id, operands_first != no_node ? operands_first : own_first);
+}
+
+}  // namespace detail
+
+template <class Fn, class S>
+constexpr auto sequence_map(Fn&& fn, S&& s) {
+  using namespace detail;
+  using FT = type_or_void_t<Fn>;
+  using ST = type_or_void_t<S>;
+  using SO = seq_operand<ST>;
+  using Fallback = sequence_t<tensor<dtype::int32>>;
+  if constexpr (!is_function_v<FT>) {
+    static_assert(report<labeled<"function", FT>>::shown,
+                  "ctff: sequence_map: the mapping function must be a computation or a "
+                  "function-typed value");
+    return poisoned<Fallback>();
+  } else if constexpr (!SO::ok) {
+    static_assert(report<labeled<"value", ST>>::shown,
+                  "ctff: sequence_map: the value must be a sequence or a federated sequence");
+    return poisoned<Fallback>();
+  } else {
+    using E = seq_element_t<ST>;
+    using R = typename fn_info<FT>::result;
+    using Guess = sequence_t<std::conditional_t<sequenceable_v<R>, R, tensor<dtype::int32>>>;
+    if constexpr (!fn_info<FT>::has_param) {
+      static_assert(report<labeled<"function", FT>>::shown,
+                    "ctff: sequence_map: the mapping function must take a parameter");
+      return poisoned<Guess>();
+    } else if constexpr (!is_assignable_v<typename fn_info<FT>::param, E>) {
+      static_assert(
+          report<labeled<"parameter", typename fn_info<FT>::param>, labeled<"element", E>>::shown,
+          "ctff: sequence_map: the mapping function's parameter type is not assignable "
+          "from the sequence's element type");
+      return poisoned<Guess>();
+    } else if constexpr (!sequenceable_v<R>) {
+      static_assert(report<labeled<"result", R>>::shown,
+                    "ctff: sequence_map: the mapping function's result must not contain federated, "
+                    "function or sequence types");
+      return poisoned<Guess>();
+    } else if constexpr (!SO::federated) {
+      using F = function_t<struct_t<FT, ST>, sequence_t<R>>;
+      return intrinsic_call<F, sig::sequence_map>("sequence_map", static_cast<Fn&&>(fn),
+                                                  static_cast<S&&>(s));
+    } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
+      static_assert(
+          report<labeled<"value", ST>>::shown,
+          "ctff: sequence_map: a federated sequence placed at SERVER must be equal at all "
+          "locations (all_equal)");
+      return poisoned<federated_t<Guess, placement_kind::server, true>>();
+    } else {
+      auto g = gather(nullptr, static_cast<Fn&&>(fn), static_cast<S&&>(s));  // operands' order
+      const auto own_first = static_cast<std::uint32_t>(g.ctx->bindings.size());
+      auto local = call_function(curried_sequence_map<FT>{}, fn);
+      return compound_result(federated_map(local, s), g.span_first, own_first);
+    }
+  }
+}
+
+template <class S, class Z, class Op>
+constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
+  using namespace detail;
+  using ST = type_or_void_t<S>;
+  using ZT = type_or_void_t<Z>;
+  using OpT = type_or_void_t<Op>;
+  using SO = seq_operand<ST>;
+  using Fallback = tensor<dtype::int32>;
+  if constexpr (!SO::ok) {
+    static_assert(report<labeled<"value", ST>>::shown,
+                  "ctff: sequence_reduce: the value must be a sequence or a federated sequence");
+    return poisoned<Fallback>();
+  } else if constexpr (SO::federated && !same_placement_v<ST, ZT>) {
+    static_assert(report<labeled<"value", ST>, labeled<"zero", ZT>>::shown,
+                  "ctff: sequence_reduce: with a federated sequence, the zero must be federated at "
+                  "the same placement");
+    return poisoned<federated_t<Fallback, placement_kind::clients, false>>();
+  } else if constexpr (std::is_void_v<ZT>) {
+    static_assert(
+        cxx_types<Z>::shown,
+        "ctff: sequence_reduce: the zero must be a traced value, a constant or a tuple of "
+        "them");
+    return poisoned<Fallback>();
+  } else {
+    using E = seq_element_t<ST>;
+    using U = unplaced_t<ZT>;  // the zero's type, unplaced
+    using Result = std::conditional_t<
+        SO::federated,
+        federated_t<U, at_clients_v<ST> ? placement_kind::clients : placement_kind::server,
+                    !at_clients_v<ST>>,
+        U>;
+    if constexpr (!is_function_v<OpT>) {
+      static_assert(report<labeled<"op", OpT>>::shown,
+                    "ctff: sequence_reduce: op must be a computation or a function-typed value");
+      return poisoned<Result>();
+    } else if constexpr (!fn_info<OpT>::has_param ||
+                         !is_assignable_v<typename fn_info<OpT>::param, struct_t<U, E>> ||
+                         !is_equivalent_v<typename fn_info<OpT>::result, U>) {
+      static_assert(report<labeled<"op", OpT>, labeled<"zero", U>, labeled<"element", E>>::shown,
+                    "ctff: sequence_reduce: op must have type (<U,T> -> U), with U the type of the "
+                    "zero and T the element type of the sequence");
+      return poisoned<Result>();
+    } else if constexpr (!SO::federated) {
+      using P = struct_t<U, E>;
+      using F = function_t<struct_t<ST, U, unnamed_fn_t<P, Op&&>>, typename fn_info<OpT>::result>;
+      return intrinsic_call<F, sig::sequence_reduce>("sequence_reduce", static_cast<S&&>(s),
+                                                     static_cast<Z&&>(zero),
+                                                     unname_fn<P>(static_cast<Op&&>(op)));
+    } else {
+      using Seq = typename SO::seq;
+      auto g = gather(nullptr, static_cast<S&&>(s), static_cast<Z&&>(zero), static_cast<Op&&>(op));
+      const auto own_first = static_cast<std::uint32_t>(g.ctx->bindings.size());
+      return compound_result(
+          federated_map(reduce_lambda<Seq, U, Op&>{op}, std::tuple<S&, Z&>(s, zero)), g.span_first,
+          own_first);
+    }
+  }
+}
+
+template <class S>
+constexpr auto sequence_sum(S&& s) {
+  using namespace detail;
+  using ST = type_or_void_t<S>;
+  using SO = seq_operand<ST>;
+  if constexpr (!SO::ok) {
+    static_assert(report<labeled<"value", ST>>::shown,
+                  "ctff: sequence_sum: the value must be a sequence or a federated sequence");
+    return poisoned<tensor<dtype::int32>>();
+  } else {
+    using E = seq_element_t<ST>;
+    using Result = std::conditional_t<
+        SO::federated,
+        federated_t<E, at_clients_v<ST> ? placement_kind::clients : placement_kind::server,
+                    !at_clients_v<ST>>,
+        E>;
+    if constexpr (!sum_numeric_v<E>) {
+      static_assert(report<labeled<"value", ST>>::shown,
+                    "ctff: sequence_sum: the element type must be a structure of numeric tensors "
+                    "(not bool or str)");
+      return poisoned<Result>();
+    } else if constexpr (!fully_defined_v<E>) {
+      static_assert(
+          report<labeled<"value", ST>>::shown,
+          "ctff: sequence_sum: the tensor shapes of the element type must be fully defined");
+      return poisoned<Result>();
+    } else if constexpr (!SO::federated) {
+      return intrinsic_call<function_t<ST, E>, sig::sequence_sum>("sequence_sum",
+                                                                  static_cast<S&&>(s));
+    } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
+      static_assert(
+          report<labeled<"value", ST>>::shown,
+          "ctff: sequence_sum: a federated sequence placed at SERVER must be equal at all "
+          "locations (all_equal)");
+      return poisoned<Result>();
+    } else {
+      using Seq = typename SO::seq;
+      return federated_map(bare_intrinsic<function_t<Seq, E>>{"sequence_sum"}, static_cast<S&&>(s));
+    }
+  }
+}
+
+}  // namespace ctff

@@ -1,0 +1,82 @@
+// Embedded computations whose bytes and printed forms are produced during the trace that uses
+// them (polymorphic instances, opaque TensorFlow/XLA/Data computations). They are written into the
+// using graph's pools (`embed::owned`), so they work in constant evaluation and at run time alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ctff/ast/graph.hpp"
+#include "ctff/ast/node.hpp"
+#include "ctff/core/sink.hpp"
+
+namespace ctff::detail {
+
+// Appends n zero elements (push_back: clang with libstdc++ 12 rejects resize in constant
+// evaluation) and returns where they start.
+template <class T>
+constexpr std::uint32_t grow(std::vector<T>& v, std::size_t n) {
+  const auto at = static_cast<std::uint32_t>(v.size());
+  v.reserve(v.size() + n);
+  for (std::size_t i = 0; i != n; ++i) v.push_back(T{});
+  return at;
+}
+
+// Writes `w(byte_sink&)` into g.byte_pool; sets e.bytes_off / e.size.
+template <class W>
+constexpr void own_bytes(graph& g, embed& e, const W& w) {
+  byte_sink count{};
+  w(count);
+  e.owned = true;
+  e.size = static_cast<std::uint32_t>(count.n);
+  e.bytes_off = grow(g.byte_pool, count.n);
+  byte_sink out{g.byte_pool.data() + e.bytes_off};
+  w(out);
+}
+
+// Writes `p(text_sink&)` (which honours text_sink::formatted) into g.chars; returns {off, len}.
+template <class P>
+constexpr void own_text(graph& g, const P& p, bool formatted, std::uint32_t& off,
+                        std::uint32_t& len) {
+  text_sink count{};
+  count.formatted = formatted;
+  p(count);
+  len = static_cast<std::uint32_t>(count.n);
+  off = grow(g.chars, count.n);
+  text_sink out{g.chars.data() + off};
+  out.formatted = formatted;
+  p(out);
+}
+
+// Records an `embedded` node for embeds[index].
+constexpr std::uint32_t embedded_node(graph& g, std::uint32_t index) {
+  node n{};
+  n.kind = node_kind::embedded;
+  n.a = index;
+  return g.add(n);
+}
+
+// zlib's adler32, as Python names a compiled computation: `comp#<hex>`.
+constexpr std::uint32_t adler32(const unsigned char* p, std::size_t n) {
+  std::uint32_t a = 1, b = 0;
+  for (std::size_t i = 0; i != n; ++i) {
+    a = (a + p[i]) % 65521u;
+    b = (b + a) % 65521u;
+  }
+  return (b << 16) | a;
+}
+
+// Lowercase hex without zero padding (Python's '{:x}'.format(n)).
+constexpr void put_hex(text_sink& s, std::uint32_t v) {
+  constexpr char digits[] = "0123456789abcdef";
+  char tmp[8]{};
+  int k = 0;
+  do {
+    tmp[k++] = digits[v & 15u];
+    v >>= 4;
+  } while (v);
+  while (k) s.put(tmp[--k]);
+}
+
+}  // namespace ctff::detail

@@ -1,0 +1,195 @@
+// ctff::polymorphic<"name">(fn): a computation without declared parameter types (Python's
+// `@federated_computation` on a function with parameters but no types). It is traced anew, inside
+// the enclosing trace, for each concrete use:
+//   * where a function value of known parameter type is expected (federated_map, federated_apply,
+//     aggregation operators, ...), the operator hands over the parameter type (`instantiate<P>()`):
+//     the parameter type is exactly P and fn takes it whole (or one argument per element of a
+//     struct P when it cannot take it whole);
+//   * called directly, `poly(x, y)`: the parameter type is the unnamed struct of the argument
+//     types, always a struct even for one argument (`<int32>`), and fn gets one argument per
+//     element; the call is bound to a Block local like any computation call.
+// The nested trace's context name is `name`, or `name_1`, `name_2`, ... when an enclosing trace
+// already has that name (Python's FederatedComputationContext naming). Its Computation is written
+// into the enclosing graph's pools, so compile-time and run-time traces give the same bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ctff/ast/print.hpp"
+#include "ctff/ast/serialize.hpp"
+#include "ctff/trace/computation.hpp"
+#include "ctff/trace/embed.hpp"
+
+namespace ctff {
+namespace detail {
+
+constexpr void spell_context_name(text_sink& s, std::string_view name, std::uint32_t suffix) {
+  s.put(name);
+  if (suffix) {
+    s.put('_');
+    s.put_uint(suffix);
+  }
+}
+
+// Whether `a[_ka]` and `b[_kb]` are the same string (`x_1` with suffix 0 equals `x` with suffix 1).
+constexpr bool same_context_name(std::string_view a, std::uint32_t ka, std::string_view b,
+                                 std::uint32_t kb) {
+  if (ka == kb) return a == b;
+  text_sink ca{}, cb{};
+  spell_context_name(ca, a, ka);
+  spell_context_name(cb, b, kb);
+  if (ca.n != cb.n) return false;
+  std::vector<char> x, y;
+  x.assign(ca.n, '\0');
+  y.assign(cb.n, '\0');
+  text_sink wa{x.data()}, wb{y.data()};
+  spell_context_name(wa, a, ka);
+  spell_context_name(wb, b, kb);
+  return x == y;
+}
+
+// The suffix a new trace named `name` gets under `parent`: the smallest k such that `name[_k]`
+// is the full name of no enclosing trace.
+constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name) {
+  for (std::uint32_t k = 0;; ++k) {
+    bool clash = false;
+    for (const trace_ctx* p = parent; p && !clash; p = p->parent)
+      clash = same_context_name(p->name, p->suffix, name, k);
+    if (!clash) return k;
+  }
+}
+
+// The function the nested trace runs: fn with the parameter whole (Python's unpack=None: whole
+// when fn can take it, else unpacked), or always unpacked (a direct call, unpack=True).
+template <class Fn, class P, bool Unpack>
+struct poly_body {
+  Fn fn;
+  constexpr auto operator()(value<P> p) const {
+    if constexpr (Unpack) {
+      return call_unpacked(fn, p, std::make_index_sequence<struct_info<P>::size>{});
+    } else {
+      return call_body(fn, std::move(p));
+    }
+  }
+};
+
+// Traces `body` with parameter type P as a child of `into` and stores the result in
+// into.embeds[index].
+template <fixed_string Name, class Body, class P>
+constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index) {
+  trace_ctx child;
+  child.parent = &into;
+  child.suffix = context_suffix(&into, Name.view());
+  const std::uint32_t root = trace_into<Body, P>(body, Name.view(), child);
+  const serializer s(child);
+  const printer p(child);
+  embed e{};
+  own_bytes(into, e, [&](byte_sink& b) { s.write(root, b); });
+  own_text(
+      into, [&](text_sink& t) { p.print(root, t); }, false, e.compact_off, e.compact_len);
+  own_text(
+      into, [&](text_sink& t) { p.print(root, t); }, true, e.formatted_off, e.formatted_len);
+  into.embeds[index] = e;
+}
+
+// A use in a floating context: traced when the context joins its real trace (only then is the
+// chain of enclosing names known).
+template <fixed_string Name, class Body, class P>
+struct deferred_trace final : deferred_embed {
+  Body body;
+  constexpr deferred_trace(const Body& b, std::uint32_t i) : body(b) { index = i; }
+  // User-provided: g++ 12 would otherwise define the implicit destructor only after the constant
+  // evaluation that deletes through the base ("used before its definition").
+  constexpr ~deferred_trace() override {}
+  constexpr void run(trace_ctx& into) const override {
+    trace_nested<Name, Body, P>(into, body, index);
+  }
+};
+
+// One concrete use of a polymorphic computation: a function value of type (P -> R).
+template <fixed_string Name, class Fn, class P, bool Unpack>
+class poly_instance {
+ public:
+  using body_type = poly_body<Fn, P, Unpack>;
+  using param_type = P;
+  using result_type = value_type_t<typename body_result<body_type, P>::type>;
+  using type = function_t<P, result_type>;
+
+  constexpr explicit poly_instance(const Fn& fn) : body_{fn} {}
+
+  static constexpr std::string_view name() { return Name.view(); }
+  constexpr const body_type& body() const { return body_; }
+
+  template <class... X>
+  constexpr auto operator()(X&&... x) const {
+    return call_function(*this, static_cast<X&&>(x)...);
+  }
+
+ private:
+  body_type body_;
+};
+
+template <fixed_string N, class Fn, class P, bool U>
+struct convert<poly_instance<N, Fn, P, U>> {
+  static constexpr bool ok = true;
+  using C = poly_instance<N, Fn, P, U>;
+  using type = typename C::type;
+  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const C& x) {
+    const auto index = static_cast<std::uint32_t>(c.embeds.size());
+    c.embeds.push_back(embed{});
+    if (c.floating) {
+      c.deferred.push_back(new deferred_trace<N, typename C::body_type, P>(x.body(), index));
+    } else {
+      trace_nested<N, typename C::body_type, P>(c, x.body(), index);
+    }
+    return embedded_node(c, index);
+  }
+};
+
+}  // namespace detail
+
+// A computation traced per use; see the top of this file.
+template <fixed_string Name, class Fn>
+class polymorphic_t {
+ public:
+  using fn_type = Fn;
+
+  constexpr explicit polymorphic_t(Fn fn) : fn_(std::move(fn)) {}
+
+  static constexpr std::string_view name() { return Name.view(); }
+
+  // The instance for parameter type P (a TFF or C++ type), as an operator that knows the
+  // parameter type asks for it (see detail::with_param_hint).
+  template <class P>
+  constexpr auto instantiate() const {
+    return detail::poly_instance<Name, Fn, tff_t<P>, false>(fn_);
+  }
+
+  // Inside a trace: traced for the parameter type <types of x...> and called with <x...>.
+  template <class... X>
+  requires(detail::convertible<X>&&...) constexpr auto operator()(X&&... x) const {
+    static_assert(sizeof...(X) > 0,
+                  "ctff: polymorphic: call it with at least one argument (a function without "
+                  "parameters is a ctff::computation<\"name\">)");
+    using P = struct_t<detail::value_type_t<X>...>;
+    return detail::call_function(detail::poly_instance<Name, Fn, P, true>(fn_),
+                                 std::tuple<X&&...>(static_cast<X&&>(x)...));
+  }
+
+ private:
+  Fn fn_;
+};
+
+template <fixed_string Name, class Fn>
+constexpr auto polymorphic(Fn fn) {
+  return polymorphic_t<Name, Fn>(std::move(fn));
+}
+
+}  // namespace ctff

@@ -1,0 +1,13 @@
+// federated_aggregate of an unplaced value.
+// expect: ctff: federated_aggregate: the value must be federated, or a struct of federated values to zip
+// expect: value: int32
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+using i32 = std::int32_t;
+constexpr auto acc = ctff::computation<"acc", i32, i32>([](auto u, auto t) { return u + t; });
+constexpr auto ident = ctff::computation<"ident", i32>([](auto x) { return x; });
+constexpr auto c = ctff::computation<"c", i32>(
+    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, ident); });
+static_assert(!c.compact().empty());

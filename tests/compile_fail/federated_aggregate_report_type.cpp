@@ -1,0 +1,14 @@
+// federated_aggregate with a report that takes another type.
+// expect: ctff: federated_aggregate: report must take the result type of merge
+// expect: report: (float32 -> float32)
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+using i32 = std::int32_t;
+constexpr auto acc = ctff::computation<"acc", i32, i32>([](auto u, auto t) { return u + t; });
+constexpr auto ident = ctff::computation<"ident", i32>([](auto x) { return x; });
+constexpr auto fident = ctff::computation<"fident", float>([](auto x) { return x; });
+constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
+    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, fident); });
+static_assert(!c.compact().empty());

@@ -1,0 +1,12 @@
+// federated_map of a function whose result is federated.
+// expect: ctff: federated_map: the mapping function's result must not contain federated or function types
+// expect: result: int32@SERVER
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+using i32 = std::int32_t;
+constexpr auto to_server = ctff::computation<"to_server", i32>([](auto x) { return ctff::federated_value(x, ctff::SERVER); });
+constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
+    [](auto x) { return ctff::federated_map(to_server, x); });
+static_assert(!c.compact().empty());

@@ -1,0 +1,11 @@
+// federated_min of a value placed at SERVER.
+// expect: ctff: federated_min: the value must be placed at CLIENTS
+// expect: value: int32@SERVER
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+using i32 = std::int32_t;
+constexpr auto c = ctff::computation<"c", ctff::at_server<i32>>(
+    [](auto x) { return ctff::federated_min(x); });
+static_assert(!c.compact().empty());

@@ -1,0 +1,11 @@
+// federated_secure_sum of a SERVER value.
+// expect: ctff: federated_secure_sum: the value must be placed at CLIENTS
+// expect: value: int32@SERVER
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+using i32 = std::int32_t;
+constexpr auto c = ctff::computation<"c", ctff::at_server<i32>>(
+    [](auto x) { return ctff::federated_secure_sum(x, 8); });
+static_assert(!c.compact().empty());
