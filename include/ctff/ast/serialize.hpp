@@ -1,8 +1,12 @@
-// The Computation message of a finished trace, written straight to wire bytes in two steps: one
-// forward pass sizes every node (children precede parents), then the tree is written through a
-// pointer. Names are spelled only here: `<name>_arg`, `fc_<name>_symbol_<n>`.
+// The Computation message of a finished trace, written straight to wire bytes back to front (as
+// upb does): a message's fields are written last to first, each payload before its length, so
+// every length is known when it is needed and no separate sizing pass over the nodes is required.
+// The same code run without a buffer counts the bytes. Names are spelled only here:
+// `<name>_arg`, `fc_<name>_symbol_<n>`.
 #pragma once
 
+#include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
@@ -11,107 +15,191 @@
 
 namespace ctff::detail {
 
+// Writes backwards: bytes land in [pos - k, pos). Without a base it only moves pos (counting).
+struct back_sink {
+  unsigned char* base = nullptr;
+  std::ptrdiff_t pos = 0;
+
+  constexpr void put(unsigned char b) {
+    --pos;
+    if (base) base[pos] = b;
+  }
+  // A run written forward into the k bytes before pos.
+  constexpr unsigned char* reserve(std::size_t k) {
+    pos -= static_cast<std::ptrdiff_t>(k);
+    return base ? base + pos : nullptr;
+  }
+  constexpr void bytes(const unsigned char* p, std::size_t k) {
+    byte_sink s{reserve(k)};
+    s.bytes(p, k);
+  }
+  constexpr void chars(std::string_view t) {
+    unsigned char* p = reserve(t.size());
+    if (p)
+      for (char c : t) *p++ = static_cast<unsigned char>(c);
+  }
+  constexpr void varint(std::uint64_t v) {
+    if (v < 0x80) {  // most lengths and every tag here: one byte
+      put(static_cast<unsigned char>(v));
+      return;
+    }
+    unsigned char* p = reserve(varint_size(v));
+    if (!p) return;
+    while (v >= 0x80) {
+      *p++ = static_cast<unsigned char>(v | 0x80);
+      v >>= 7;
+    }
+    *p = static_cast<unsigned char>(v);
+  }
+  constexpr void tag(std::uint32_t field, std::uint32_t wire_type) {
+    put(static_cast<unsigned char>((field << 3) | wire_type));  // field numbers are < 16
+  }
+  constexpr void number(std::uint64_t v) {  // decimal digits, last digit first
+    do {
+      put(static_cast<unsigned char>('0' + v % 10));
+      v /= 10;
+    } while (v);
+  }
+  // Closes a length-delimited field whose payload was written since `end`.
+  constexpr void close(std::uint32_t field, std::ptrdiff_t end) {
+    varint(static_cast<std::uint64_t>(end - pos));
+    tag(field, 2);
+  }
+  constexpr void string_field(std::uint32_t field, std::string_view t) {
+    if (t.empty()) return;
+    const auto end = pos;
+    chars(t);
+    close(field, end);
+  }
+};
+
 class serializer {
  public:
   constexpr explicit serializer(const graph& g) : g_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    name_len_ = g.name.size() + (g.suffix ? 1 + decimal_digits(g.suffix) : 0);
-    body_.assign(g.nodes.size(), 0);
-    size_.assign(g.nodes.size(), 0);
-    for (std::uint32_t i = 0; i != g.nodes.size(); ++i) measure(i);
+    // `fc_<name>_symbol_` spelled once, copied for every Block local and reference.
+    byte_sink count{};
+    put_symbol_prefix(count);
+    symbol_prefix_.assign(count.n, 0);
+    byte_sink w{symbol_prefix_.data()};
+    put_symbol_prefix(w);
   }
 
-  constexpr std::size_t size(std::uint32_t root) const { return size_[root]; }
+  // Bytes of the Computation message rooted at `root`.
+  constexpr std::size_t size(std::uint32_t root) const {
+    back_sink s{};
+    write_node(root, s);
+    return static_cast<std::size_t>(-s.pos);
+  }
 
-  constexpr void write(std::uint32_t i, byte_sink& s) const {
-    const node& n = g_.nodes[i];
-    if (n.kind == node_kind::embedded) {
-      s.bytes(g_.embed_bytes(g_.embeds[n.a]).data(), size_[i]);
-      return;
-    }
-    s.tag(1, 2);
-    s.varint(n.type_size);
-    s.bytes(n.type, n.type_size);
-    s.tag(field_of(n.kind), 2);
-    s.varint(body_[i]);
-    switch (n.kind) {
-      case node_kind::param_ref:
-        s.tag(1, 2);
-        s.varint(name_len_ + 4);
-        put_ctx_name(s);
-        s.chars("_arg");
-        return;
-      case node_kind::symbol_ref:
-        s.tag(1, 2);
-        s.varint(symbol_len(pos_[n.a]));
-        put_symbol(s, pos_[n.a]);
-        return;
-      case node_kind::named_ref:
-        s.string_field(1, n.text);
-        return;
-      case node_kind::selection:
-        sub(1, n.a, s);
-        if (n.b) {
-          s.tag(3, 0);
-          s.varint(n.b);
-        }
-        return;
-      case node_kind::struct_:
-        for (std::uint32_t k = 0; k != n.b; ++k) {
-          const struct_elem& e = g_.elems[n.a + k];
-          s.tag(1, 2);
-          s.varint(elem_size(e));
-          s.string_field(1, e.name);
-          sub(2, e.value, s);
-        }
-        return;
-      case node_kind::call:
-        sub(1, n.a, s);
-        if (n.b != no_node) sub(2, n.b, s);
-        return;
-      case node_kind::intrinsic:
-        s.string_field(1, n.text);
-        return;
-      case node_kind::lambda:
-        if (n.b) {
-          s.tag(1, 2);
-          s.varint(name_len_ + 4);
-          put_ctx_name(s);
-          s.chars("_arg");
-        } else {
-          s.string_field(1, n.text);
-        }
-        sub(2, n.a, s);
-        return;
-      case node_kind::block:
-        for (std::uint32_t k = 0; k != g_.bindings.size(); ++k) {
-          auto b = g_.bindings[k];
-          s.tag(1, 2);
-          s.varint(field_size(symbol_len(k)) + field_size(size_[b]));
-          s.tag(1, 2);
-          s.varint(symbol_len(k));
-          put_symbol(s, k);
-          sub(2, b, s);
-        }
-        sub(2, n.a, s);
-        return;
-      case node_kind::literal: {
-        const lit& l = g_.lits[n.a];
-        s.tag(1, 2);
-        s.varint(array_size(g_, l));
-        write_array(g_, l, s);
-        return;
-      }
-      case node_kind::placement:
-        s.string_field(1, placement_uri(static_cast<placement_kind>(n.a)));
-        return;
-      case node_kind::embedded:
-        return;
-    }
+  // Writes the message into exactly `size` bytes at `out` (size from size()).
+  constexpr void write_into(std::uint32_t root, unsigned char* out, std::size_t size) const {
+    back_sink s{out, static_cast<std::ptrdiff_t>(size)};
+    write_node(root, s);
+  }
+
+  // Appends the message to a forward sink.
+  constexpr void write(std::uint32_t root, byte_sink& s) const {
+    const std::size_t n = size(root);
+    if (s.out) write_into(root, s.out + s.n, n);
+    s.n += n;
   }
 
  private:
+  constexpr void write_node(std::uint32_t i, back_sink& s) const {
+    const node& n = g_.nodes[i];
+    if (n.kind == node_kind::embedded) {
+      auto b = g_.embed_bytes(g_.embeds[n.a]);
+      s.bytes(b.data(), b.size());
+      return;
+    }
+    const auto end = s.pos;
+    switch (n.kind) {
+      case node_kind::param_ref: {
+        const auto e = s.pos;
+        put_arg_name(s);
+        s.close(1, e);
+        break;
+      }
+      case node_kind::symbol_ref: {
+        const auto e = s.pos;
+        put_symbol(s, pos_[n.a]);
+        s.close(1, e);
+        break;
+      }
+      case node_kind::named_ref:
+      case node_kind::intrinsic:
+        s.string_field(1, n.text);
+        break;
+      case node_kind::selection:
+        if (n.b) {
+          s.varint(n.b);
+          s.tag(3, 0);
+        }
+        sub(1, n.a, s);
+        break;
+      case node_kind::struct_:
+        for (std::uint32_t k = n.b; k-- > 0;) {
+          const struct_elem& e = g_.elems[n.a + k];
+          const auto ee = s.pos;
+          sub(2, e.value, s);
+          s.string_field(1, e.name);
+          s.close(1, ee);
+        }
+        break;
+      case node_kind::call:
+        if (n.b != no_node) sub(2, n.b, s);
+        sub(1, n.a, s);
+        break;
+      case node_kind::lambda:
+        sub(2, n.a, s);
+        if (n.b) {
+          const auto e = s.pos;
+          put_arg_name(s);
+          s.close(1, e);
+        } else {
+          s.string_field(1, n.text);
+        }
+        break;
+      case node_kind::block:
+        sub(2, n.a, s);
+        for (std::uint32_t k = static_cast<std::uint32_t>(g_.bindings.size()); k-- > 0;) {
+          const auto le = s.pos;
+          sub(2, g_.bindings[k], s);
+          const auto ne = s.pos;
+          put_symbol(s, k);
+          s.close(1, ne);
+          s.close(1, le);
+        }
+        break;
+      case node_kind::literal: {
+        const lit& l = g_.lits[n.a];
+        const std::size_t k = array_size(g_, l);
+        byte_sink fw{s.reserve(k)};
+        write_array(g_, l, fw);
+        s.varint(k);
+        s.tag(1, 2);
+        break;
+      }
+      case node_kind::placement:
+        s.string_field(1, placement_uri(static_cast<placement_kind>(n.a)));
+        break;
+      case node_kind::embedded:
+        break;
+    }
+    s.close(field_of(n.kind), end);
+    s.bytes(n.type, n.type_size);
+    s.varint(n.type_size);
+    s.tag(1, 2);
+  }
+
+  constexpr void sub(std::uint32_t field, std::uint32_t i, back_sink& s) const {
+    const auto end = s.pos;
+    write_node(i, s);
+    s.close(field, end);
+  }
+
   static constexpr std::uint32_t field_of(node_kind k) {
     switch (k) {
       case node_kind::param_ref: case node_kind::symbol_ref: case node_kind::named_ref: return 6;
@@ -128,83 +216,40 @@ class serializer {
     return 0;
   }
 
-  constexpr std::size_t symbol_len(std::uint32_t k) const {
-    return 3 + name_len_ + 8 + decimal_digits(k);
-  }
-  constexpr void put_ctx_name(byte_sink& s) const {
+  constexpr void put_symbol_prefix(byte_sink& s) const {
+    s.chars("fc_");
     s.chars(g_.name);
     if (g_.suffix) {
       s.put('_');
-      put_number(s, g_.suffix);
+      char tmp[20]{};
+      int k = 0;
+      auto v = g_.suffix;
+      do {
+        tmp[k++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+      } while (v);
+      while (k) s.put(static_cast<unsigned char>(tmp[--k]));
     }
-  }
-  static constexpr void put_number(byte_sink& s, std::uint64_t v) {
-    char tmp[20]{};
-    int k = 0;
-    do {
-      tmp[k++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v);
-    while (k) s.put(static_cast<unsigned char>(tmp[--k]));
-  }
-  constexpr void put_symbol(byte_sink& s, std::uint32_t k) const {
-    s.chars("fc_");
-    put_ctx_name(s);
     s.chars("_symbol_");
-    put_number(s, k);
   }
-  constexpr std::size_t elem_size(const struct_elem& e) const {
-    return (e.name.empty() ? 0 : field_size(e.name.size())) + field_size(size_[e.value]);
-  }
-  constexpr void sub(std::uint32_t field, std::uint32_t i, byte_sink& s) const {
-    s.tag(field, 2);
-    s.varint(size_[i]);
-    write(i, s);
-  }
-
-  constexpr void measure(std::uint32_t i) {
-    const node& n = g_.nodes[i];
-    std::size_t b = 0;
-    switch (n.kind) {
-      case node_kind::embedded:
-        size_[i] = g_.embeds[n.a].size;
-        return;
-      case node_kind::param_ref: b = field_size(name_len_ + 4); break;
-      case node_kind::symbol_ref: b = field_size(symbol_len(pos_[n.a])); break;
-      case node_kind::named_ref: b = n.text.empty() ? 0 : field_size(n.text.size()); break;
-      case node_kind::selection:
-        b = field_size(size_[n.a]) + (n.b ? 1 + varint_size(n.b) : 0);
-        break;
-      case node_kind::struct_:
-        for (std::uint32_t k = 0; k != n.b; ++k) b += field_size(elem_size(g_.elems[n.a + k]));
-        break;
-      case node_kind::call:
-        b = field_size(size_[n.a]) + (n.b != no_node ? field_size(size_[n.b]) : 0);
-        break;
-      case node_kind::intrinsic: b = field_size(n.text.size()); break;
-      case node_kind::lambda:
-        b = (n.b ? field_size(name_len_ + 4) : (n.text.empty() ? 0 : field_size(n.text.size()))) +
-            field_size(size_[n.a]);
-        break;
-      case node_kind::block:
-        for (std::uint32_t k = 0; k != g_.bindings.size(); ++k)
-          b += field_size(field_size(symbol_len(k)) + field_size(size_[g_.bindings[k]]));
-        b += field_size(size_[n.a]);
-        break;
-      case node_kind::literal: b = field_size(array_size(g_, g_.lits[n.a])); break;
-      case node_kind::placement:
-        b = field_size(placement_uri(static_cast<placement_kind>(n.a)).size());
-        break;
+  // `<name>[_<suffix>]_arg`, backwards.
+  constexpr void put_arg_name(back_sink& s) const {
+    s.chars("_arg");
+    if (g_.suffix) {
+      s.number(g_.suffix);
+      s.put('_');
     }
-    body_[i] = static_cast<std::uint32_t>(b);
-    size_[i] = static_cast<std::uint32_t>(field_size(n.type_size) + field_size(b));
+    s.chars(g_.name);
+  }
+  // `fc_<name>[_<suffix>]_symbol_<k>`, backwards.
+  constexpr void put_symbol(back_sink& s, std::uint32_t k) const {
+    s.number(k);
+    s.bytes(symbol_prefix_.data(), symbol_prefix_.size());
   }
 
   const graph& g_;
   std::vector<std::uint32_t> pos_;
-  std::vector<std::uint32_t> body_;
-  std::vector<std::uint32_t> size_;
-  std::size_t name_len_ = 0;
+  std::vector<unsigned char> symbol_prefix_;
 };
 
 }  // namespace ctff::detail

@@ -142,9 +142,7 @@ inline constexpr auto wire_v = [] {
   std::array<unsigned char, wire_size_v<C>> out{};
   trace_ctx ctx;
   auto root = trace_static<C>(ctx);
-  serializer s(ctx);
-  byte_sink b{out.data()};
-  s.write(root, b);
+  serializer(ctx).write_into(root, out.data(), out.size());
   return out;
 }();
 
@@ -172,8 +170,7 @@ runtime_outputs trace_at_runtime(const Fn& fn, std::string_view name) {
   runtime_outputs o;
   serializer s(ctx);
   o.bytes.assign(s.size(root), 0);
-  byte_sink b{o.bytes.data()};
-  s.write(root, b);
+  s.write_into(root, o.bytes.data(), o.bytes.size());
   printer p(ctx);
   for (int f = 0; f < 2; ++f) {
     text_sink count{};
