@@ -142,6 +142,12 @@ inline constexpr auto wire_v = [] {
   std::array<unsigned char, wire_size_v<C>> out{};
   trace_ctx ctx;
   auto root = trace_static<C>(ctx);
+#if !defined(__clang__)
+  // g++ keeps a constant array's elements in order of first write; writing back to front would
+  // insert each byte before all others (quadratic). Touching every byte first makes later
+  // writes plain updates.
+  for (auto& b : out) b = 0;
+#endif
   serializer(ctx).write_into(root, out.data(), out.size());
   return out;
 }();
