@@ -146,7 +146,9 @@ inline constexpr auto wire_v = [] {
   // g++ keeps a constant array's elements in order of first write; writing back to front would
   // insert each byte before all others (quadratic). Touching every byte first makes later
   // writes plain updates.
-  for (auto& b : out) b = 0;
+  // (In blocks: g++ limits the iterations of one loop, -fconstexpr-loop-limit, to 262144.)
+  for (std::size_t i = 0; i < out.size(); i += 4096)
+    for (std::size_t j = i; j < out.size() && j < i + 4096; ++j) out[j] = 0;
 #endif
   serializer(ctx).write_into(root, out.data(), out.size());
   return out;
