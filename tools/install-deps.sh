@@ -2,6 +2,9 @@
 # Installs the Debian 12 packages ctff needs to build and test, skipping those already present.
 # Run as root (or through sudo). Never installs libboost-dev / libboost-all-dev: ctff uses the
 # versioned libboost1.81-dev.
+#
+#   --bench   also the optional extras of the benchmark scripts only (tools/bench.sh,
+#             tools/compile_scaling.sh): jq, gnuplot-nox, GNU time. Not needed to build or test.
 set -euo pipefail
 
 packages=(
@@ -15,6 +18,9 @@ packages=(
   libbenchmark-dev
   clang-16
 )
+if [[ ${1:-} == --bench ]]; then
+  packages+=(jq gnuplot-nox time)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
