@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -165,33 +166,46 @@ inline constexpr auto text_out_v = [] {
   return out;
 }();
 
-// Outputs of a run-time trace.
-struct runtime_outputs {
-  std::vector<unsigned char> bytes;
-  std::string compact, formatted;
-};
+// Outputs of a run-time trace. The bytes are written at once; the printed forms only when first
+// asked for (printing is most of a run-time trace's cost), from the recorded graph kept here.
+class runtime_outputs {
+ public:
+  runtime_outputs() = default;
+  runtime_outputs(const runtime_outputs&) = delete;
+  runtime_outputs& operator=(const runtime_outputs&) = delete;
 
-template <class Fn, class P>
-runtime_outputs trace_at_runtime(const Fn& fn, std::string_view name) {
-  trace_ctx ctx;
-  auto root = trace_into<Fn, P>(fn, name, ctx);
-  runtime_outputs o;
-  serializer s(ctx);
-  o.bytes.assign(s.size(root), 0);
-  s.write_into(root, o.bytes.data(), o.bytes.size());
-  printer p(ctx);
-  for (int f = 0; f < 2; ++f) {
-    text_sink count{};
-    count.formatted = f;
-    p.print(root, count);
-    std::string& out = f ? o.formatted : o.compact;
-    out.assign(count.n, '\0');
-    text_sink t{out.data()};
-    t.formatted = f;
-    p.print(root, t);
+  template <class Fn, class P>
+  void trace(const Fn& fn, std::string_view name) {
+    root_ = trace_into<Fn, P>(fn, name, ctx_);
+    serializer s(ctx_);
+    bytes_.assign(s.size(root_), 0);
+    s.write_into(root_, bytes_.data(), bytes_.size());
   }
-  return o;
-}
+
+  byte_view bytes() const { return byte_view(bytes_); }
+
+  std::string_view text(bool formatted) const {
+    const int f = formatted ? 1 : 0;
+    std::call_once(once_[f], [&] {
+      printer p(ctx_);
+      text_sink count{};
+      count.formatted = formatted;
+      p.print(root_, count);
+      text_[f].assign(count.n, '\0');
+      text_sink t{text_[f].data()};
+      t.formatted = formatted;
+      p.print(root_, t);
+    });
+    return text_[f];
+  }
+
+ private:
+  trace_ctx ctx_;
+  std::uint32_t root_ = 0;
+  std::vector<unsigned char> bytes_;
+  mutable std::once_flag once_[2];
+  mutable std::string text_[2];
+};
 
 template <class Fn>
 inline constexpr bool is_static_fn = std::is_empty_v<Fn> && std::is_default_constructible_v<Fn>;
@@ -242,13 +256,14 @@ class runtime_computation_t {
   using type = function_t<P, result_type>;
 
   explicit runtime_computation_t(Fn fn)
-      : out_(std::make_shared<const detail::runtime_outputs>(
-            detail::trace_at_runtime<Fn, P>(fn, Name.view()))) {}
+      : out_(std::make_shared<detail::runtime_outputs>()) {
+    out_->trace<Fn, P>(fn, Name.view());
+  }
 
   static constexpr std::string_view name() { return Name.view(); }
-  byte_view bytes() const { return byte_view(out_->bytes); }
-  std::string_view compact() const { return out_->compact; }
-  std::string_view formatted() const { return out_->formatted; }
+  byte_view bytes() const { return out_->bytes(); }
+  std::string_view compact() const { return out_->text(false); }
+  std::string_view formatted() const { return out_->text(true); }
   static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
   static constexpr std::string_view formatted_type_string() {
     return ctff::formatted_type_string<type>();
@@ -260,7 +275,7 @@ class runtime_computation_t {
   }
 
  private:
-  std::shared_ptr<const detail::runtime_outputs> out_;
+  std::shared_ptr<detail::runtime_outputs> out_;
 };
 
 template <fixed_string Name, class... Params, class Fn>
