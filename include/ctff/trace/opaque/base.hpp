@@ -1,0 +1,250 @@
+// Opaque computations, part 2: wire helpers (Any, bindings), type checks of bindings, the
+// printed label and the base class the three kinds share.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ctff/core/byte_view.hpp"
+#include "ctff/core/sink.hpp"
+#include "ctff/trace/call.hpp"
+#include "ctff/trace/embed.hpp"
+#include "ctff/types/aliases.hpp"
+#include "ctff/types/desc.hpp"
+#include "ctff/types/type_string.hpp"
+#include "ctff/trace/opaque/refs.hpp"
+
+namespace ctff {
+
+namespace detail {
+
+// A length-delimited field whose payload `w(byte_sink&)` writes (run once to size, once to write).
+template <class W>
+constexpr void message_field(byte_sink& s, std::uint32_t field, const W& w) {
+  byte_sink count{};
+  w(count);
+  s.tag(field, 2);
+  s.varint(count.n);
+  w(s);
+}
+
+// google.protobuf.Any{type_url = 1, value = 2}.
+constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_ref& value) {
+  s.string_field(1, type_url);
+  if (!value.empty()) {
+    s.tag(2, 2);
+    s.varint(value.size());
+    value.write(s);
+  }
+}
+
+constexpr std::size_t binding_end(const binding_entry* e, std::size_t i) {
+  if (e[i].kind != binding_kind::struct_) return i + 1;
+  std::size_t j = i + 1;
+  for (std::uint32_t k = 0; k != e[i].count; ++k) j = binding_end(e, j);
+  return j;
+}
+
+// The body of the Binding message for entry i (TensorFlow.Binding or Xla.Binding). Oneof members
+// are written even when empty or zero: a set oneof field has presence.
+constexpr void write_binding(const binding_entry* e, std::size_t i, bool xla, byte_sink& s) {
+  const binding_entry& b = e[i];
+  switch (b.kind) {
+    case binding_kind::struct_:
+      message_field(s, 1, [&](byte_sink& m) {
+        std::size_t j = i + 1;
+        for (std::uint32_t k = 0; k != b.count; ++k) {
+          message_field(m, 1, [&](byte_sink& x) { write_binding(e, j, xla, x); });
+          j = binding_end(e, j);
+        }
+      });
+      return;
+    case binding_kind::tensor:
+      message_field(s, 2, [&](byte_sink& m) {
+        if (xla) {
+          m.tag(1, 0);
+          m.varint(static_cast<std::uint64_t>(static_cast<std::int64_t>(b.index)));
+        } else {
+          m.tag(1, 2);
+          m.varint(b.name.size());
+          m.chars(b.name);
+        }
+      });
+      return;
+    case binding_kind::sequence_variant:
+    case binding_kind::sequence_graph_def:
+      message_field(s, 3, [&](byte_sink& m) {
+        m.tag(b.kind == binding_kind::sequence_variant ? 2 : 3, 2);
+        m.varint(b.name.size());
+        m.chars(b.name);
+      });
+      return;
+  }
+}
+
+// Checks that the binding subtree at entry i mirrors type node t; returns the entry after it.
+constexpr std::size_t check_binding(const type_desc& d, std::uint32_t t, const binding_entry* e,
+                                    std::size_t n, std::size_t i) {
+  if (i >= n) throw std::invalid_argument("ctff: opaque computation: the binding is incomplete");
+  const binding_entry& b = e[i];
+  const type_node& tn = d.node(t);
+  switch (b.kind) {
+    case binding_kind::struct_: {
+      if (tn.kind != type_kind::struct_ || tn.kid_count != b.count)
+        throw std::invalid_argument(
+            "ctff: opaque computation: a struct binding must bind a struct type with as many "
+            "elements");
+      std::size_t j = i + 1;
+      for (std::uint32_t k = 0; k != b.count; ++k) j = check_binding(d, d.kid(t, k), e, n, j);
+      return j;
+    }
+    case binding_kind::tensor:
+      if (tn.kind != type_kind::tensor)
+        throw std::invalid_argument(
+            "ctff: opaque computation: a tensor binding must bind a tensor type");
+      return i + 1;
+    case binding_kind::sequence_variant:
+    case binding_kind::sequence_graph_def:
+      if (tn.kind != type_kind::sequence)
+        throw std::invalid_argument(
+            "ctff: opaque computation: a sequence binding must bind a sequence type");
+      return i + 1;
+  }
+  return i + 1;
+}
+
+template <class T, bool Xla, std::size_t N>
+constexpr void check_binding_for(const binding<Xla, N>& b) {
+  const type_desc d = describe<T>();
+  if (check_binding(d, d.root, b.entries.data(), N, 0) != N)
+    throw std::invalid_argument("ctff: opaque computation: the binding has extra entries");
+}
+
+// Whether type node i holds only tensors, structs and (if allowed) sequences.
+constexpr bool local_kinds_only(const type_desc& d, std::uint32_t i, bool sequences) {
+  const type_node& n = d.node(i);
+  switch (n.kind) {
+    case type_kind::tensor:
+      return true;
+    case type_kind::sequence:
+      return sequences;
+    case type_kind::struct_:
+      for (std::uint32_t k = 0; k != n.kid_count; ++k)
+        if (!local_kinds_only(d, d.kid(i, k), sequences)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+template <class T>
+inline constexpr bool tf_local_v = local_kinds_only(describe<T>(), describe<T>().root, true);
+template <class T>
+inline constexpr bool xla_local_v = local_kinds_only(describe<T>(), describe<T>().root, false);
+template <>
+inline constexpr bool tf_local_v<void> = true;
+template <>
+inline constexpr bool xla_local_v<void> = true;
+
+// The printed form, computed once on construction: `comp#<hex>` or (Data) `<decimal>`.
+struct opaque_label {
+  std::array<char, 16> text{};
+  std::uint32_t size = 0;
+  std::uint32_t checksum = 0;
+};
+
+template <class W>
+constexpr opaque_label make_label(const W& write, bool decimal) {
+  byte_sink count{};
+  write(count);
+  std::vector<unsigned char> buf;
+  buf.assign(count.n, 0);
+  byte_sink out{buf.data()};
+  write(out);
+  opaque_label l{};
+  l.checksum = adler32(buf.data(), buf.size());
+  text_sink t{l.text.data()};
+  if (decimal) {
+    t.put_uint(l.checksum);
+  } else {
+    t.put("comp#");
+    put_hex(t, l.checksum);
+  }
+  l.size = static_cast<std::uint32_t>(t.n);
+  return l;
+}
+
+template <class C>
+class owned_opaque;
+
+// What the three opaque kinds share: printed forms, bytes, calls. D provides `type`,
+// `write(byte_sink&)` (the whole Computation message) and `decimal_label`.
+template <class D>
+class opaque_base {
+ public:
+  // The serialized Computation.
+  constexpr std::size_t size() const {
+    byte_sink c{};
+    self().write(c);
+    return c.n;
+  }
+  std::vector<unsigned char> bytes() const {
+    std::vector<unsigned char> out(size());
+    byte_sink s{out.data()};
+    self().write(s);
+    return out;
+  }
+  // adler32 of the serialized Computation.
+  constexpr std::uint32_t checksum() const { return label_.checksum; }
+  constexpr std::string_view compact() const { return {label_.text.data(), label_.size}; }
+  constexpr std::string_view formatted() const { return compact(); }
+  static constexpr std::string_view type_string() { return ctff::type_string<typename D::type>(); }
+  static constexpr std::string_view formatted_type_string() {
+    return ctff::formatted_type_string<typename D::type>();
+  }
+
+  // Inside a trace: Call(this, arg), bound to a Block local.
+  template <class... X>
+  constexpr auto operator()(X&&... x) const {
+    return call_function(self(), static_cast<X&&>(x)...);
+  }
+
+ protected:
+  constexpr void finish() {
+    label_ = make_label([this](byte_sink& s) { self().write(s); }, D::decimal_label);
+  }
+
+ private:
+  constexpr const D& self() const { return static_cast<const D&>(*this); }
+  opaque_label label_{};
+};
+
+template <class T>
+constexpr void write_type_field(byte_sink& s) {
+  auto tb = type_bytes<T>();
+  s.tag(1, 2);
+  s.varint(tb.size());
+  s.bytes(tb.data(), tb.size());
+}
+
+template <class F>
+struct opaque_fn {  // not a function type: reported by the caller
+  using param = void;
+  using result = void;
+};
+template <class P, class R>
+struct opaque_fn<function_t<P, R>> {
+  using param = P;
+  using result = R;
+};
+
+}  // namespace detail
+
+}  // namespace ctff

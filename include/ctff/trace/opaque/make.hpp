@@ -1,0 +1,191 @@
+// Opaque computations: owning copies for run-time construction, embedding in a trace, and the
+// factory functions tensorflow_computation / xla_computation / data.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ctff/core/byte_view.hpp"
+#include "ctff/core/sink.hpp"
+#include "ctff/trace/call.hpp"
+#include "ctff/trace/embed.hpp"
+#include "ctff/types/aliases.hpp"
+#include "ctff/types/desc.hpp"
+#include "ctff/types/type_string.hpp"
+#include "ctff/trace/opaque/data.hpp"
+#include "ctff/trace/opaque/tensorflow.hpp"
+#include "ctff/trace/opaque/xla.hpp"
+
+namespace ctff {
+
+namespace detail {
+
+template <class X>
+inline constexpr bool owning_bytes_v =
+    std::is_same_v<std::remove_cvref_t<X>, std::string> ||
+    std::is_same_v<std::remove_cvref_t<X>, std::vector<unsigned char>> ||
+    std::is_same_v<std::remove_cvref_t<X>, std::vector<char>>;
+
+template <class X>
+constexpr bytes_ref as_bytes_ref(const X& x) {
+  using U = std::remove_cvref_t<X>;
+  if constexpr (std::is_same_v<U, std::string> || std::is_same_v<U, std::vector<char>>) {
+    return bytes_ref(std::string_view(x.data(), x.size()));
+  } else if constexpr (std::is_same_v<U, std::vector<unsigned char>>) {
+    return bytes_ref(byte_view(x.data(), x.size()));
+  } else {
+    static_assert(std::is_constructible_v<bytes_ref, const X&>,
+                  "ctff: opaque computation: give the bytes as a string literal, std::string_view, "
+                  "ctff::byte_view, an unsigned char array, std::string or "
+                  "std::vector<unsigned char>");
+    return bytes_ref(x);
+  }
+}
+
+// An opaque computation owning copies of all the strings it refers to.
+template <class C>
+class owned_opaque {
+ public:
+  using type = typename C::type;
+  using core_type = C;
+
+  explicit owned_opaque(const C& core) : store_(std::make_shared<std::string>()), core_(core) {
+    std::size_t total = 0;
+    core_.visit_refs([&](const auto& r) { total += r.size(); });
+    store_->reserve(total);
+    std::vector<std::size_t> at;
+    core_.visit_refs([&](const auto& r) {
+      at.push_back(store_->size());
+      for (std::size_t i = 0; i != r.size(); ++i) store_->push_back(static_cast<char>(r[i]));
+    });
+    std::size_t k = 0;
+    core_.visit_refs([&](auto& r) {
+      using R = std::remove_cvref_t<decltype(r)>;
+      r = R(std::string_view(store_->data() + at[k++], r.size()));
+    });
+  }
+
+  const C& core() const { return core_; }
+  std::size_t size() const { return core_.size(); }
+  std::vector<unsigned char> bytes() const { return core_.bytes(); }
+  std::uint32_t checksum() const { return core_.checksum(); }
+  std::string_view compact() const { return core_.compact(); }
+  std::string_view formatted() const { return core_.formatted(); }
+  static constexpr std::string_view type_string() { return C::type_string(); }
+  static constexpr std::string_view formatted_type_string() { return C::formatted_type_string(); }
+  void write(byte_sink& s) const { core_.write(s); }
+
+  template <class... X>
+  auto operator()(X&&... x) const {
+    return call_function(*this, static_cast<X&&>(x)...);
+  }
+
+ private:
+  std::shared_ptr<std::string> store_;
+  C core_;
+};
+
+template <class C, class G>
+constexpr auto finish_opaque(const C& core) {
+  if constexpr (owning_bytes_v<G>) {
+    return owned_opaque<C>(core);
+  } else {
+    return core;
+  }
+}
+
+// Embeds an opaque computation: its bytes and printed form written into the graph's pools.
+template <class C>
+constexpr std::uint32_t embed_opaque(trace_ctx& c, const C& x) {
+  embed e{};
+  own_bytes(c, e, [&](byte_sink& s) { x.write(s); });
+  own_text(
+      c, [&](text_sink& t) { t.put(x.compact()); }, false, e.compact_off, e.compact_len);
+  e.formatted_off = e.compact_off;
+  e.formatted_len = e.compact_len;
+  c.embeds.push_back(e);
+  return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
+}
+
+template <class C>
+struct opaque_convert {
+  static constexpr bool ok = true;
+  using type = typename C::type;
+  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const C& x) { return embed_opaque(c, x); }
+};
+
+template <class F, std::size_t NP, std::size_t NR>
+struct convert<tensorflow_computation_t<F, NP, NR>>
+    : opaque_convert<tensorflow_computation_t<F, NP, NR>> {};
+template <class F, std::size_t NP, std::size_t NR>
+struct convert<xla_computation_t<F, NP, NR>> : opaque_convert<xla_computation_t<F, NP, NR>> {};
+template <class T>
+struct convert<data_t<T>> : opaque_convert<data_t<T>> {};
+template <class C>
+struct convert<owned_opaque<C>> {
+  static constexpr bool ok = true;
+  using type = typename C::type;
+  static constexpr void collect(const owned_opaque<C>&, bool, std::vector<operand>&) {}
+  static std::uint32_t make(trace_ctx& c, const owned_opaque<C>& x) {
+    return embed_opaque(c, x.core());
+  }
+};
+
+}  // namespace detail
+
+// tensorflow_computation<F>(graph_def, result [, options]) for a function type without parameter.
+template <class F, class G, std::size_t NR>
+constexpr auto tensorflow_computation(const G& graph_def, const tf_binding<NR>& result,
+                                      const tf_options& options = {}) {
+  using C = tensorflow_computation_t<tff_t<F>, 0, NR>;
+  return detail::finish_opaque<C, G>(
+      C(detail::as_bytes_ref(graph_def), tf_binding<0>{}, result, options));
+}
+
+// tensorflow_computation<F>(graph_def, parameter, result [, options]).
+template <class F, class G, std::size_t NP, std::size_t NR>
+constexpr auto tensorflow_computation(const G& graph_def, const tf_binding<NP>& parameter,
+                                      const tf_binding<NR>& result,
+                                      const tf_options& options = {}) {
+  using C = tensorflow_computation_t<tff_t<F>, NP, NR>;
+  return detail::finish_opaque<C, G>(
+      C(detail::as_bytes_ref(graph_def), parameter, result, options));
+}
+
+// xla_computation<F>(hlo_module, result) for a function type without parameter.
+template <class F, class G, std::size_t NR>
+constexpr auto xla_computation(const G& hlo_module, const xla_binding<NR>& result) {
+  using C = xla_computation_t<tff_t<F>, 0, NR>;
+  return detail::finish_opaque<C, G>(C(detail::as_bytes_ref(hlo_module), xla_binding<0>{}, result));
+}
+
+// xla_computation<F>(hlo_module, parameter, result).
+template <class F, class G, std::size_t NP, std::size_t NR>
+constexpr auto xla_computation(const G& hlo_module, const xla_binding<NP>& parameter,
+                               const xla_binding<NR>& result) {
+  using C = xla_computation_t<tff_t<F>, NP, NR>;
+  return detail::finish_opaque<C, G>(C(detail::as_bytes_ref(hlo_module), parameter, result));
+}
+
+// data<T>(type_url, value): Data{content: Any{type_url, value}} of type T. Owns its strings when
+// either argument is a std::string (or the value a std::vector).
+template <class T, class U, class V>
+constexpr auto data(const U& type_url, const V& value) {
+  using C = data_t<tff_t<T>>;
+  if constexpr (std::is_same_v<U, std::string> && !detail::owning_bytes_v<V>) {
+    return detail::owned_opaque<C>(C(text_ref(type_url), detail::as_bytes_ref(value)));
+  } else {
+    return detail::finish_opaque<C, V>(C(text_ref(type_url), detail::as_bytes_ref(value)));
+  }
+}
+
+}  // namespace ctff
