@@ -17,6 +17,7 @@ packages=(
   protobuf-compiler
   libbenchmark-dev
   clang-16
+  libclang-rt-16-dev
 )
 if [[ ${1:-} == --bench ]]; then
   packages+=(jq gnuplot-nox time)

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
-#include "ctff/ast/literal.hpp"
+#include "ctff/ast/literal_print.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff::detail {
