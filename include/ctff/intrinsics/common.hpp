@@ -80,7 +80,7 @@ constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
   if constexpr (sizeof...(X) > 1) {
     using A = struct_t<value_type_t<X>...>;
     auto tb = type_bytes<A>();
-    arg = struct_node(c, ids, nullptr, sizeof...(X), tb.data(), tb.size());
+    arg = struct_node(c, ids, sizeof...(X), tb.data(), tb.size());
   }
   return bound_call<R>(c, fn, arg, g.span_first);
 }

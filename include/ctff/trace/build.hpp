@@ -54,7 +54,7 @@ constexpr std::uint32_t lambda_node(trace_ctx& c, std::string_view param, std::u
 template <class S, std::size_t N>
 constexpr std::uint32_t unnamed_struct_node(trace_ctx& c, const std::uint32_t (&ids)[N]) {
   auto tb = type_bytes<S>();
-  return struct_node(c, ids, nullptr, N, tb.data(), tb.size());
+  return struct_node(c, ids, N, tb.data(), tb.size());
 }
 
 // The value an operator returns after a failed compile-time check: a well-formed value of the

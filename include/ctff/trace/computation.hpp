@@ -280,6 +280,9 @@ class runtime_computation_t {
 
 template <fixed_string Name, class... Params, class Fn>
 constexpr auto computation(Fn fn) {
+  static_assert((detail::is_arg_v<Params> && ...) || (!detail::is_arg_v<Params> && ...),
+                "ctff: computation: name every parameter (ctff::arg<\"name\", T>) or none, as "
+                "Python does; a partly named struct is one ctff::struct_<...> parameter");
   using P = typename detail::param_of<Params...>::type;
   if constexpr (detail::is_static_fn<Fn>) {
     return computation_t<Name, Fn, P>(fn);

@@ -81,17 +81,28 @@ constexpr void collect_tuple(const Tuple& t, bool temp, std::vector<operand>& op
    ...);
 }
 
-// Records a Struct node of already made element nodes.
+// Records a Struct node of already made element nodes, named (names[i]) or unnamed. (`named` is
+// a flag, not a null test on `names`: g++'s -fsanitize=undefined makes comparing a static array's
+// address with null non-constant.)
 constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, const std::string_view* names,
-                                    std::size_t n, const unsigned char* type, std::size_t type_size) {
+                                    bool named, std::size_t n, const unsigned char* type,
+                                    std::size_t type_size) {
   node s{};
   s.kind = node_kind::struct_;
   s.a = static_cast<std::uint32_t>(c.elems.size());
   s.b = static_cast<std::uint32_t>(n);
-  for (std::size_t i = 0; i != n; ++i) c.elems.push_back({ids[i], names ? names[i] : std::string_view{}});
+  for (std::size_t i = 0; i != n; ++i) c.elems.push_back({ids[i], named ? names[i] : std::string_view{}});
   s.type = type;
   s.type_size = static_cast<std::uint32_t>(type_size);
   return c.add(s);
+}
+constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, const std::string_view* names,
+                                    std::size_t n, const unsigned char* type, std::size_t type_size) {
+  return struct_node(c, ids, names, true, n, type, type_size);
+}
+constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, std::size_t n,
+                                    const unsigned char* type, std::size_t type_size) {
+  return struct_node(c, ids, nullptr, false, n, type, type_size);
 }
 
 template <class Tuple, std::size_t... I>
@@ -100,7 +111,7 @@ constexpr std::uint32_t make_tuple_node(trace_ctx& c, const Tuple& t, std::index
   const std::uint32_t ids[] = {0u, convert_t<std::tuple_element_t<I, Tuple>>::make(c, std::get<I>(t))...};
   using S = struct_t<value_type_t<std::tuple_element_t<I, Tuple>>...>;
   auto tb = type_bytes<S>();
-  return struct_node(c, ids + 1, nullptr, sizeof...(I), tb.data(), tb.size());
+  return struct_node(c, ids + 1, sizeof...(I), tb.data(), tb.size());
 }
 
 template <class... X>

@@ -174,7 +174,7 @@ constexpr auto make_struct(X&&... x) {
   detail::trace_ctx& c = *g.ctx;
   const std::uint32_t ids[] = {0u, detail::convert_t<X>::make(c, x)...};
   auto tb = type_bytes<S>();
-  auto id = detail::struct_node(c, ids + 1, nullptr, sizeof...(X), tb.data(), tb.size());
+  auto id = detail::struct_node(c, ids + 1, sizeof...(X), tb.data(), tb.size());
   return detail::make_value<S>(c, id, g.span_first);
 }
 
