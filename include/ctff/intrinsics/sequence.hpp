@@ -12,6 +12,7 @@
 #pragma once
 
 #include <tuple>
+#include <utility>
 
 #include "ctff/intrinsics/map.hpp"
 
@@ -143,7 +144,8 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       auto g = gather(nullptr, static_cast<Fn&&>(fn), static_cast<S&&>(s));  // operands' order
       const auto own_first = static_cast<std::uint32_t>(g.ctx->bindings.size());
       auto local = call_function(curried_sequence_map<FT>{}, fn);
-      return compound_result(federated_map(local, s), g.span_first, own_first);
+      // `local` is made here: a temporary, whatever context it was bound in.
+      return compound_result(federated_map(std::move(local), s), g.span_first, own_first);
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "ctff/ast/serialize.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
+#include "ctff/trace/error.hpp"
 #include "ctff/trace/struct_ops.hpp"
 #include "ctff/types/aliases.hpp"
 
@@ -96,7 +97,14 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
         return call_body(fn, make_value<P>(ctx, ctx.add_typed<P>(ref), no_node));
       }
     }();
-    gather(&ctx, std::move(result));
+    // A bare value may be a variable returned by name (`return v;`): gathered as one, so that a
+    // floating context it belongs to counts as reached through a variable. Tuple elements are
+    // copies (named) or moved temporaries, which collect tells apart.
+    if constexpr (is_value_v<Res>) {
+      gather(&ctx, result);
+    } else {
+      gather(&ctx, std::move(result));
+    }
     r = convert_t<Res>::make(ctx, result);
   }
   std::uint32_t body = r;
@@ -176,7 +184,12 @@ class runtime_outputs {
 
   template <class Fn, class P>
   void trace(const Fn& fn, std::string_view name) {
+    const char* outer = pending_trace_error();  // a run-time trace may run inside another
+    pending_trace_error() = nullptr;
     root_ = trace_into<Fn, P>(fn, name, ctx_);
+    const char* e = pending_trace_error();
+    pending_trace_error() = outer;
+    if (e) throw trace_failure(e);
     serializer s(ctx_);
     bytes_.assign(s.size(root_), 0);
     s.write_into(root_, bytes_.data(), bytes_.size());
@@ -293,6 +306,13 @@ constexpr auto computation(Fn fn) {
 
 namespace detail {
 
+// Defined in trace/polymorphic.hpp (included at the end of this file).
+constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name);
+template <fixed_string Name, class Body, class P>
+constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index);
+template <fixed_string Name, class Body, class P>
+struct deferred_trace;
+
 template <fixed_string N, class Fn, class P>
 struct convert<computation_t<N, Fn, P>> {
   static constexpr bool ok = true;
@@ -300,6 +320,17 @@ struct convert<computation_t<N, Fn, P>> {
   using type = typename C::type;
   static constexpr void collect(const C&, bool, std::vector<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const C&) {
+    if (c.floating || context_suffix(&c, N.view()) != 0) {
+      // Named like an enclosing trace (or the enclosing traces are not known yet): traced anew
+      // inside the enclosing trace, as `name_1`, ... (Python's context naming).
+      const auto index = static_cast<std::uint32_t>(c.embeds.size());
+      c.embeds.push_back(embed{});
+      if (c.floating)
+        c.deferred.push_back(new deferred_trace<N, Fn, P>(Fn{}, index));
+      else
+        trace_nested<N, Fn, P>(c, Fn{}, index);
+      return embedded_node(c, index);
+    }
     embed e{};
     e.bytes = wire_v<C>.data();
     e.size = static_cast<std::uint32_t>(wire_size_v<C>);
@@ -334,7 +365,11 @@ struct convert<runtime_computation_t<N, Fn, P>> {
     c.embeds.push_back(e);
     return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
   }
-};;
+};
 
 }  // namespace detail
 }  // namespace ctff
+
+// Nested traces (context naming, trace_nested, deferred_trace) are defined with polymorphic
+// computations, which need everything above; embedding a computation uses them.
+#include "ctff/trace/polymorphic.hpp"

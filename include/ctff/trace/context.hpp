@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
@@ -36,6 +37,7 @@ struct deferred_embed {
 struct trace_ctx : graph {
   const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
   bool floating = false;
+  bool named = false;                 // floating only: reached an operation through a variable
   int refs = 0;                       // floating only: values that point here
   trace_ctx* forward = nullptr;       // floating only: merged into this context
   std::uint32_t node_offset = 0, binding_offset = 0;
@@ -74,15 +76,43 @@ constexpr location resolve(location l) {
   return l;
 }
 
+// A run-time trace cannot throw from a destructor (value's); the error waits here until the trace
+// ends (trace/computation.hpp). During constant evaluation it is thrown at once.
+inline const char*& pending_trace_error() {
+  thread_local const char* e = nullptr;
+  return e;
+}
+// (A template: g++ rejects a non-template constexpr function that names a non-constexpr one.)
+template <int = 0>
+constexpr void trace_error(const char* what) {
+  if (std::is_constant_evaluated()) throw what;
+  if (!pending_trace_error()) pending_trace_error() = what;
+}
+
 constexpr void retain(trace_ctx* c) {
   if (c && c->floating) ++c->refs;
 }
 constexpr void release(trace_ctx* c) {
   while (c && c->floating && --c->refs == 0) {
     trace_ctx* next = c->forward;
+    if (!next && !c->bindings.empty())
+      trace_error(
+          "ctff: a value made from constants only (federated_value, federated_eval, a call of a "
+          "computation on constants) is never used: Python binds it where it is made, which C++ "
+          "cannot see; use it or remove it");
     delete c;
     c = next;  // a forwarded context held one reference on its target
   }
+}
+
+// Counts the value handles naming a node (a Reference to a bound call counts on the call), so that
+// restore_order can tell a binding that a variable still holds from one whose handles are gone.
+constexpr void track(location l, int delta) {
+  l = resolve(l);
+  if (!l.ctx) return;
+  node* n = &l.ctx->nodes[l.id];
+  if (n->kind == node_kind::symbol_ref) n = &l.ctx->nodes[n->a];
+  n->live = static_cast<std::uint32_t>(static_cast<int>(n->live) + delta);
 }
 
 constexpr trace_ctx* new_floating() {
@@ -113,7 +143,15 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto vo = static_cast<std::uint32_t>(to.vals.size());
   const auto co = static_cast<std::uint32_t>(to.chars.size());
   const auto bo = static_cast<std::uint32_t>(to.byte_pool.size());
+  const auto bo0 = static_cast<std::uint32_t>(to.bindings.size());
+  if (from.named && !from.bindings.empty() && bo0 != 0)
+    trace_error(
+        "ctff: a value made from constants only (federated_value, federated_eval, a call of a "
+        "computation on constants) is kept in a variable and meets calls traced elsewhere: C++ "
+        "cannot tell where Python binds it; use it in the expression that makes it");
   for (node n : from.nodes) {
+    if (n.seq != no_node) n.seq += bo0;
+    if (n.user != no_node) n.user += bo0;
     switch (n.kind) {
       case node_kind::symbol_ref: case node_kind::lambda: case node_kind::block: n.a += no; break;
       case node_kind::selection: n.a += no; break;
@@ -151,6 +189,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
     }
     to.embeds.push_back(e);
   }
+  if (to.floating) to.named = to.named || from.named;
   from.binding_offset = static_cast<std::uint32_t>(to.bindings.size());
   for (auto b : from.bindings) to.bindings.push_back(b + no);
   from.node_offset = no;

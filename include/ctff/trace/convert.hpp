@@ -145,47 +145,85 @@ constexpr void collect(X&& x, std::vector<operand>& ops) {
 }
 
 // The trace all operands belong to: the first real trace among them (floating contexts are merged
-// into it), else the first floating one, else a new floating context.
+// into it), else the first floating one reached through a variable, else the first floating one,
+// else a new floating context. A floating context used through a variable is marked `named`: its
+// bindings were made at some earlier, unknown point (see merge_into).
 constexpr trace_ctx* unify(std::vector<operand>& ops, trace_ctx* target = nullptr) {
   for (auto& o : ops) {
+    o.loc = resolve(o.loc);
     auto* c = o.loc.ctx;
+    if (c->floating && !o.temp) c->named = true;
     if (!c->floating) {
       if (target && !target->floating && target != c)
         throw "ctff: a value of one trace was used inside another trace";
       target = c;
     }
   }
+  if (!target)
+    for (auto& o : ops)
+      if (!o.temp && !o.loc.ctx->bindings.empty()) {
+        target = o.loc.ctx;
+        break;
+      }
   if (!target && !ops.empty()) target = ops.front().loc.ctx;
   if (!target) target = new_floating();
   for (auto& o : ops) {
-    if (o.loc.ctx != target) {
-      merge_into(*target, *o.loc.ctx);
-      o.loc = resolve(o.loc);
-    }
+    o.loc = resolve(o.loc);
+    if (o.loc.ctx != target) merge_into(*target, *o.loc.ctx);
   }
   for (auto& o : ops) o.loc = resolve(o.loc);
   return target;
 }
 
-// Puts the bindings of temporary operands back into argument order; returns where the span of the
-// value consuming them starts (no_node when they do not form the tail of the bindings).
-constexpr std::uint32_t restore_order(trace_ctx& c, const std::vector<operand>& ops) {
-  std::size_t temps = 0;
-  const operand* only = nullptr;
-  for (auto& o : ops)
-    if (o.temp && o.loc.first < o.loc.last) {
-      ++temps;
-      only = &o;
-    }
+// Argument order. Python binds in the order its (left-to-right) evaluation creates calls; C++
+// may evaluate function arguments in another order (g++'s generated code: right to left), and a
+// floating context's bindings join a trace only when they meet it. The evaluation of one argument
+// is never interleaved with another's, so the bindings each temporary operand created form a
+// window of consecutive bindings; when the windows are out of argument order they are rewritten
+// in argument order.
+//
+// A value's window first covers the bindings of its own operation and of the temporaries it
+// consumed. A helper that keeps results in local variables leaves bindings before that window
+// whose handles are gone by now: such a binding is taken into the window when a call inside the
+// window was its first user and no live struct or selection still holds it.
+constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t to) {
+  for (std::uint32_t k = from + 1; k < to; ++k) {
+    const node& n = c.nodes[k];
+    if (n.live && n.seq == no_node &&
+        (n.kind == node_kind::struct_ || n.kind == node_kind::selection || n.kind == node_kind::call))
+      return true;
+  }
+  return false;
+}
+
+constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
+                                      std::uint32_t floor) {
+  while (first > floor) {
+    const std::uint32_t call = c.bindings[first - 1];
+    const node& n = c.nodes[call];
+    if (n.live || n.user == no_node || n.user < first || n.user >= last) break;
+    const std::uint32_t next = c.bindings[first];
+    if (next < call || held_inline(c, call, next)) break;
+    --first;
+  }
+  return first;
+}
+
+// Puts the windows of temporary operands back into argument order; returns where the window of
+// the value consuming them starts (no_node: it has none of its own operands).
+constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
-  if (temps == 0) return no_node;
-  if (temps == 1) return only->loc.last == end ? only->loc.first : no_node;
-  std::vector<const operand*> t;
-  t.reserve(temps);
+  std::vector<operand*> t;  // temporaries with bindings, in argument order
   for (auto& o : ops)
     if (o.temp && o.loc.first < o.loc.last) t.push_back(&o);
-  // Sorted by position: they must tile [lo, end).
-  std::vector<const operand*> by_pos = t;
+  if (t.empty()) return no_node;
+  for (auto* o : t) {
+    std::uint32_t floor = 0;
+    for (auto* p : t)
+      if (p != o && p->loc.last <= o->loc.first && p->loc.last > floor) floor = p->loc.last;
+    o->loc.first = extend_window(c, o->loc.first, o->loc.last, floor);
+  }
+  std::vector<operand*> by_pos = t;  // in evaluation order
   for (std::size_t i = 1; i < by_pos.size(); ++i)
     for (std::size_t j = i; j > 0 && by_pos[j - 1]->loc.first > by_pos[j]->loc.first; --j) {
       auto* tmp = by_pos[j];
@@ -193,21 +231,35 @@ constexpr std::uint32_t restore_order(trace_ctx& c, const std::vector<operand>& 
       by_pos[j - 1] = tmp;
     }
   const std::uint32_t lo = by_pos.front()->loc.first;
-  std::uint32_t at = lo;
-  for (auto* o : by_pos) {
-    if (o->loc.first != at) return no_node;
-    at = o->loc.last;
-  }
-  if (at != end) return no_node;
   bool in_order = true;
   for (std::size_t i = 0; i != t.size(); ++i) in_order = in_order && t[i] == by_pos[i];
-  if (!in_order) {
-    std::vector<std::uint32_t> tail;
-    tail.reserve(end - lo);
-    for (auto* o : t)
-      for (std::uint32_t k = o->loc.first; k != o->loc.last; ++k) tail.push_back(c.bindings[k]);
-    for (std::uint32_t k = lo; k != end; ++k) c.bindings[k] = tail[k - lo];
+  if (in_order) return lo;
+  // Out of order: every binding since lo must belong to exactly one window, and the binding before
+  // lo must visibly belong to an earlier statement (a variable holds it, or an earlier call used
+  // it); otherwise the evaluation order cannot be undone.
+  std::uint32_t at = lo;
+  for (auto* o : by_pos) {
+    if (o->loc.first != at) at = no_node;
+    if (at == no_node) break;
+    at = o->loc.last;
   }
+  bool known = at == end;
+  if (known && lo != 0) {
+    const node& before = c.nodes[c.bindings[lo - 1]];
+    known = before.live || (before.user != no_node && before.user < lo);
+  }
+  if (!known) {
+    trace_error(
+        "ctff: C++ evaluated these arguments out of order and their calls cannot be put back into "
+        "Python's order (a result left unused, or kept in a variable of a helper, sits between "
+        "them); bind each argument to a named variable first");
+    return no_node;
+  }
+  std::vector<std::uint32_t> tail;
+  tail.reserve(end - lo);
+  for (auto* o : t)
+    for (std::uint32_t k = o->loc.first; k != o->loc.last; ++k) tail.push_back(c.bindings[k]);
+  for (std::uint32_t k = lo; k != end; ++k) c.bindings[k] = tail[k - lo];
   return lo;
 }
 
@@ -236,13 +288,43 @@ constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t firs
 
 // Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
 // bind_computation_to_reference).
+// Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
+constexpr void note_uses(trace_ctx& c, std::uint32_t root, std::uint32_t seq) {
+  std::vector<std::uint32_t> todo{root};
+  while (!todo.empty()) {
+    const std::uint32_t id = todo.back();
+    todo.pop_back();
+    if (id == no_node) continue;
+    const node& n = c.nodes[id];
+    switch (n.kind) {
+      case node_kind::symbol_ref:
+        if (c.nodes[n.a].user == no_node) c.nodes[n.a].user = seq;
+        break;
+      case node_kind::selection: case node_kind::lambda: todo.push_back(n.a); break;
+      case node_kind::call:
+        if (n.seq == no_node) {
+          todo.push_back(n.a);
+          todo.push_back(n.b);
+        }
+        break;
+      case node_kind::struct_:
+        for (std::uint32_t k = 0; k != n.b; ++k) todo.push_back(c.elems[n.a + k].value);
+        break;
+      default: break;
+    }
+  }
+}
+
 template <class R>
 constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first) {
   node call{};
   call.kind = node_kind::call;
   call.a = fn;
   call.b = arg;
+  call.seq = static_cast<std::uint32_t>(c.bindings.size());
   auto id = c.add_typed<R>(call);
+  note_uses(c, fn, call.seq);
+  note_uses(c, arg, call.seq);
   auto pos = c.bind(id);
   node ref{};
   ref.kind = node_kind::symbol_ref;

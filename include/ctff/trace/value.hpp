@@ -15,29 +15,29 @@ class value {
  public:
   using type = T;
 
-  constexpr explicit value(detail::location l) : loc_(l) { detail::retain(loc_.ctx); }
+  constexpr explicit value(detail::location l) : loc_(l) { hold(); }
   // A copy is a named use: it never moves when sibling arguments are reordered.
-  constexpr value(const value& o) : loc_(o.loc_), pinned_(true) { detail::retain(loc_.ctx); }
-  constexpr value(value&& o) noexcept : loc_(o.loc_), pinned_(o.pinned_) { detail::retain(loc_.ctx); }
+  constexpr value(const value& o) : loc_(o.loc_), pinned_(true) { hold(); }
+  constexpr value(value&& o) noexcept : loc_(o.loc_), pinned_(o.pinned_) { hold(); }
   constexpr value& operator=(const value& o) {
     if (this != &o) {
-      detail::retain(o.loc_.ctx);
-      detail::release(loc_.ctx);
-      loc_ = o.loc_;
+      value tmp(o);
+      swap(tmp);
       pinned_ = true;
     }
     return *this;
   }
   constexpr value& operator=(value&& o) noexcept {
     if (this != &o) {
-      detail::retain(o.loc_.ctx);
-      detail::release(loc_.ctx);
-      loc_ = o.loc_;
-      pinned_ = o.pinned_;
+      value tmp(static_cast<value&&>(o));
+      swap(tmp);
     }
     return *this;
   }
-  constexpr ~value() { detail::release(loc_.ctx); }
+  constexpr ~value() {
+    detail::track(loc_, -1);
+    detail::release(loc_.ctx);
+  }
 
   constexpr detail::location loc() const { return detail::resolve(loc_); }
   constexpr bool pinned() const { return pinned_; }
@@ -49,6 +49,19 @@ class value {
   constexpr auto operator()(A&&... a) const;
 
  private:
+  constexpr void hold() {
+    detail::retain(loc_.ctx);
+    detail::track(loc_, 1);
+  }
+  constexpr void swap(value& o) noexcept {
+    auto l = loc_;
+    loc_ = o.loc_;
+    o.loc_ = l;
+    bool p = pinned_;
+    pinned_ = o.pinned_;
+    o.pinned_ = p;
+  }
+
   detail::location loc_;
   bool pinned_ = false;
 };
