@@ -30,7 +30,67 @@ constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
   }
 }
 
+// The same intrinsic called on one value of type <T,T> (Python's building blocks:
+// `generic_plus(arg)`), the argument passed as it is.
+template <class G, class S>
+constexpr auto generic_on_pair(std::string_view uri, S&& s) {
+  using P = value_type_t<S>;
+  if constexpr (!(struct_info<P>::is_struct && struct_info<P>::size == 2)) {
+    static_assert(report<labeled<"argument", P>>::shown,
+                  "ctff: generic operator: a single argument must be a struct of two elements");
+    return poisoned<tensor<dtype::int32>>();
+  } else {
+    using T = typename struct_info<P>::template elem_t<0>;
+    using U = typename struct_info<P>::template elem_t<1>;
+    if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
+      static_assert(report<labeled<"argument", P>>::shown,
+                    "ctff: generic operator: both operands must be tensors or structs of tensors");
+      return poisoned<tensor<dtype::int32>>();
+    } else if constexpr (!is_equivalent_v<T, U> || !is_assignable_v<struct_t<T, T>, P>) {
+      static_assert(report<labeled<"argument", P>>::shown,
+                    "ctff: generic operator: the argument must have type <T,T> (two unnamed "
+                    "elements of the same type)");
+      return poisoned<T>();
+    } else {
+      return intrinsic_call<function_t<struct_t<T, T>, T>, G>(uri, static_cast<S&&>(s));
+    }
+  }
+}
+
 }  // namespace detail
+
+// generic_plus / generic_multiply / generic_divide as functions: of two operands (like a + b) or
+// of one <T,T> value.
+template <class A, class B>
+  requires detail::generic_operands<A, B>
+constexpr auto generic_plus(A&& a, B&& b) {
+  return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
+                                                   static_cast<B&&>(b));
+}
+template <class A, class B>
+  requires detail::generic_operands<A, B>
+constexpr auto generic_multiply(A&& a, B&& b) {
+  return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
+                                                       static_cast<B&&>(b));
+}
+template <class A, class B>
+  requires detail::generic_operands<A, B>
+constexpr auto generic_divide(A&& a, B&& b) {
+  return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
+                                                     static_cast<B&&>(b));
+}
+template <traced S>
+constexpr auto generic_plus(S&& s) {
+  return detail::generic_on_pair<sig::generic_plus>("generic_plus", static_cast<S&&>(s));
+}
+template <traced S>
+constexpr auto generic_multiply(S&& s) {
+  return detail::generic_on_pair<sig::generic_multiply>("generic_multiply", static_cast<S&&>(s));
+}
+template <traced S>
+constexpr auto generic_divide(S&& s) {
+  return detail::generic_on_pair<sig::generic_divide>("generic_divide", static_cast<S&&>(s));
+}
 
 template <class A, class B>
   requires detail::generic_operands<A, B>

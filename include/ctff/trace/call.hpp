@@ -9,6 +9,7 @@
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
 #include "ctff/trace/struct_ops.hpp"
+#include "ctff/trace/zip_types.hpp"
 #include "ctff/types/inspect.hpp"
 #include "ctff/types/relations.hpp"
 #include "ctff/types/report.hpp"
@@ -40,6 +41,28 @@ struct call_arg<P> {
   using type = void;
 };
 
+// Python's zip_if_needed: an argument (or the struct of several arguments) that is a struct of
+// federated values and is not assignable to a federated parameter P, but whose zip is, is passed
+// zipped, inline: federated_zip_at_*(<...>).
+template <class P, class A, bool = zippable_v<A>>
+inline constexpr bool zip_fits_v = false;
+template <class P, class A>
+inline constexpr bool zip_fits_v<P, A, true> = fed_info<P>::is_fed && !is_assignable_v<P, A> &&
+                                               is_assignable_v<P, typename zip_of<A>::result>;
+
+template <class P, class... X>
+struct call_zip {  // several arguments: their unnamed struct
+  static constexpr bool ok = zip_fits_v<P, struct_t<value_type_t<X>...>>;
+};
+template <class P, class X>
+struct call_zip<P, X> {
+  static constexpr bool ok = zip_fits_v<P, value_type_t<X>>;
+};
+template <class P>
+struct call_zip<P> {
+  static constexpr bool ok = false;
+};
+
 // Calls `callee` (a function-typed value or a computation) with arguments x...
 template <class Callee, class... X>
 constexpr auto call_function(Callee&& callee, X&&... x) {
@@ -63,6 +86,13 @@ constexpr auto call_function(Callee&& callee, X&&... x) {
       static_assert(report<labeled<"function", F>>::shown,
                     "ctff: call: this function takes no argument");
       return poisoned<R>();
+    } else if constexpr (call_zip<P, X...>::ok) {
+      if constexpr (sizeof...(X) == 1) {
+        return call_function(static_cast<Callee&&>(callee), auto_zip<X&&...>{static_cast<X&&>(x)...});
+      } else {
+        return call_function(static_cast<Callee&&>(callee),
+                             auto_zip<std::tuple<X&&...>>{std::tuple<X&&...>(static_cast<X&&>(x)...)});
+      }
     } else if constexpr (sizeof...(X) > 1 &&
                          !(struct_info<P>::is_struct && struct_info<P>::size == sizeof...(X))) {
       static_assert(report<labeled<"function", F>>::shown,

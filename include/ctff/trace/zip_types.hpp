@@ -1,0 +1,120 @@
+// The types of a federated zip and the inline zip an argument gets implicitly (Python's
+// ensure_federated_value and zip_if_needed): federated_zip_at_clients / federated_zip_at_server of
+// a (nested) struct of federated values with one placement. The parameter is the struct's type
+// with CLIENTS all_equal leaves made not all_equal; the result is the struct with the placements
+// stripped (names and nesting kept), {..}@CLIENTS or ..@SERVER.
+#pragma once
+
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ctff/intrinsics/signatures.hpp"
+#include "ctff/trace/build.hpp"
+#include "ctff/trace/convert.hpp"
+#include "ctff/types/inspect.hpp"
+
+namespace ctff::detail {
+
+// Placement stripped from every federated leaf (the member type of a zip's result).
+template <class T>
+struct strip_fed {
+  using type = T;
+};
+template <class T, placement_kind P, bool A>
+struct strip_fed<federated_t<T, P, A>> {
+  using type = T;
+};
+template <class... E>
+struct strip_fed<struct_t<E...>> {
+  template <class X>
+  struct one {
+    using type = typename strip_fed<X>::type;
+  };
+  template <fixed_string N, class X>
+  struct one<field<N, X>> {
+    using type = field<N, typename strip_fed<X>::type>;
+  };
+  using type = struct_t<typename one<E>::type...>;
+};
+// CLIENTS all_equal leaves normalised to not all_equal (a zip's parameter type).
+template <class T>
+struct norm_zip {
+  using type = T;
+};
+template <class T, bool A>
+struct norm_zip<federated_t<T, placement_kind::clients, A>> {
+  using type = clients_t<T>;
+};
+template <class... E>
+struct norm_zip<struct_t<E...>> {
+  template <class X>
+  struct one {
+    using type = typename norm_zip<X>::type;
+  };
+  template <fixed_string N, class X>
+  struct one<field<N, X>> {
+    using type = field<N, typename norm_zip<X>::type>;
+  };
+  using type = struct_t<typename one<E>::type...>;
+};
+
+// What a zip of T would see: whether every leaf is federated, and the placements met (bit 1:
+// CLIENTS, bit 2: SERVER).
+template <class T>
+struct zip_info {
+  static constexpr bool leaves_federated = false;
+  static constexpr unsigned placements = 0;
+};
+template <class T, placement_kind P, bool A>
+struct zip_info<federated_t<T, P, A>> {
+  static constexpr bool leaves_federated = true;
+  static constexpr unsigned placements = P == placement_kind::clients ? 1u : 2u;
+};
+template <class... E>
+struct zip_info<struct_t<E...>> {
+  static constexpr bool leaves_federated =
+      (zip_info<typename elem<E>::type>::leaves_federated && ...);
+  static constexpr unsigned placements = (0u | ... | zip_info<typename elem<E>::type>::placements);
+};
+
+// Whether T is a struct that federated_zip accepts.
+template <class T>
+inline constexpr bool zippable_v = struct_info<T>::is_struct&& zip_info<T>::leaves_federated &&
+                                   (zip_info<T>::placements == 1u || zip_info<T>::placements == 2u);
+
+template <class T, bool Clients = zip_info<T>::placements == 1u>
+struct zip_of {  // at CLIENTS
+  using result = clients_t<typename strip_fed<T>::type>;
+  using fn = function_t<typename norm_zip<T>::type, result>;
+  using generic = sig::federated_zip_at_clients;
+  static constexpr std::string_view uri = "federated_zip_at_clients";
+};
+template <class T>
+struct zip_of<T, false> {  // at SERVER
+  using result = server_t<typename strip_fed<T>::type>;
+  using fn = function_t<T, result>;
+  using generic = sig::federated_zip_at_server;
+  static constexpr std::string_view uri = "federated_zip_at_server";
+};
+
+// An argument zipped inline: Call(Intrinsic(federated_zip_at_*), x), not bound.
+template <class X>
+struct auto_zip {
+  X x;  // a reference type
+};
+template <class X>
+struct convert<auto_zip<X>> {
+  static constexpr bool ok = true;
+  using Z = zip_of<value_type_t<X>>;
+  using type = typename Z::result;
+  static constexpr void collect(const auto_zip<X>& z, bool temp, std::vector<operand>& ops) {
+    convert_t<X>::collect(z.x, temp && !std::is_lvalue_reference_v<X>, ops);
+  }
+  static constexpr std::uint32_t make(trace_ctx& c, const auto_zip<X>& z) {
+    const std::uint32_t arg = convert_t<X>::make(c, z.x);
+    return inline_call_node<type>(c, intrinsic_node<typename Z::fn>(c, Z::uri), arg);
+  }
+};
+
+}  // namespace ctff::detail
