@@ -1,0 +1,54 @@
+// Every computation a test emits is parsed back: ctff_test::require_parses(bytes) parses the bytes
+// with protobuf as a federated_language.Computation (the test fails if protobuf rejects them),
+// checks that protobuf writes exactly the same bytes again, and returns the message.
+//
+// The round trip is byte-identical because ctff writes what upb and protobuf C++ write for the
+// same message: fields in number order, packed repeated scalars, set submessages kept even when
+// empty. Python's bytes of any computation we reproduce are such a canonical serialization too, so
+// a difference is a ctff defect, not a legitimate variant.
+#pragma once
+
+#include <federated_language/proto/computation.pb.h>
+
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ctff_test {
+
+// The bytes as a string (std::string, std::vector<unsigned char>, std::array, ctff::byte_view).
+template <class Bytes>
+std::string byte_string(const Bytes& bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Hex of the bytes (to show a failed comparison).
+inline std::string hex(std::string_view bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+inline federated_language::Computation require_parses_string(const std::string& bytes) {
+  federated_language::Computation c;
+  INFO("bytes: " << hex(bytes));
+  REQUIRE(c.ParseFromString(bytes));  // what `protoc --decode` and every runtime do first
+  std::string again;
+  REQUIRE(c.SerializeToString(&again));
+  INFO("protobuf writes: " << hex(again));
+  REQUIRE(again == bytes);
+  return c;
+}
+
+// Fails the current test unless `bytes` is the canonical serialization of a Computation.
+template <class Bytes>
+federated_language::Computation require_parses(const Bytes& bytes) {
+  return require_parses_string(byte_string(bytes));
+}
+
+}  // namespace ctff_test
