@@ -96,10 +96,7 @@ constexpr void release(trace_ctx* c) {
   while (c && c->floating && --c->refs == 0) {
     trace_ctx* next = c->forward;
     if (!next && !c->bindings.empty())
-      trace_error(
-          "ctff: a value made from constants only (federated_value, federated_eval, a call of a "
-          "computation on constants) is never used: Python binds it where it is made, which C++ "
-          "cannot see; use it or remove it");
+      trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it");
     delete c;
     c = next;  // a forwarded context held one reference on its target
   }
@@ -145,10 +142,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto bo = static_cast<std::uint32_t>(to.byte_pool.size());
   const auto bo0 = static_cast<std::uint32_t>(to.bindings.size());
   if (from.named && !from.bindings.empty() && bo0 != 0)
-    trace_error(
-        "ctff: a value made from constants only (federated_value, federated_eval, a call of a "
-        "computation on constants) is kept in a variable and meets calls traced elsewhere: C++ "
-        "cannot tell where Python binds it; use it in the expression that makes it");
+    trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is kept in a variable and meets calls traced elsewhere: C++ cannot tell where Python binds it; use it in the expression that makes it");
   for (node n : from.nodes) {
     if (n.seq != no_node) n.seq += bo0;
     if (n.user != no_node) n.user += bo0;

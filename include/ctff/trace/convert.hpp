@@ -213,10 +213,19 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
 // the value consuming them starts (no_node: it has none of its own operands).
 constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
+  operand* only = nullptr;
+  std::size_t temps = 0;
+  for (auto& o : ops)
+    if (o.temp && o.loc.first < o.loc.last) {
+      ++temps;
+      only = &o;
+    }
+  if (temps == 0) return no_node;
+  if (temps == 1) return extend_window(c, only->loc.first, only->loc.last, 0);  // the usual case
   std::vector<operand*> t;  // temporaries with bindings, in argument order
+  t.reserve(temps);
   for (auto& o : ops)
     if (o.temp && o.loc.first < o.loc.last) t.push_back(&o);
-  if (t.empty()) return no_node;
   for (auto* o : t) {
     std::uint32_t floor = 0;
     for (auto* p : t)
@@ -249,10 +258,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     known = before.live || (before.user != no_node && before.user < lo);
   }
   if (!known) {
-    trace_error(
-        "ctff: C++ evaluated these arguments out of order and their calls cannot be put back into "
-        "Python's order (a result left unused, or kept in a variable of a helper, sits between "
-        "them); bind each argument to a named variable first");
+    trace_error("ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python's order (a result left unused, or kept in a variable of a helper, sits between them); bind each argument to a named variable first");
     return no_node;
   }
   std::vector<std::uint32_t> tail;
@@ -289,29 +295,26 @@ constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t firs
 // Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
 // bind_computation_to_reference).
 // Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
-constexpr void note_uses(trace_ctx& c, std::uint32_t root, std::uint32_t seq) {
-  std::vector<std::uint32_t> todo{root};
-  while (!todo.empty()) {
-    const std::uint32_t id = todo.back();
-    todo.pop_back();
-    if (id == no_node) continue;
-    const node& n = c.nodes[id];
-    switch (n.kind) {
-      case node_kind::symbol_ref:
-        if (c.nodes[n.a].user == no_node) c.nodes[n.a].user = seq;
-        break;
-      case node_kind::selection: case node_kind::lambda: todo.push_back(n.a); break;
-      case node_kind::call:
-        if (n.seq == no_node) {
-          todo.push_back(n.a);
-          todo.push_back(n.b);
-        }
-        break;
-      case node_kind::struct_:
-        for (std::uint32_t k = 0; k != n.b; ++k) todo.push_back(c.elems[n.a + k].value);
-        break;
-      default: break;
-    }
+// (Recursive over the inline part of an operand's tree, which is shallow: bound calls and
+// embedded computations end it.)
+constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
+  if (id == no_node) return;
+  const node& n = c.nodes[id];
+  switch (n.kind) {
+    case node_kind::symbol_ref:
+      if (c.nodes[n.a].user == no_node) c.nodes[n.a].user = seq;
+      return;
+    case node_kind::selection: case node_kind::lambda: note_uses(c, n.a, seq); return;
+    case node_kind::call:
+      if (n.seq == no_node) {
+        note_uses(c, n.a, seq);
+        note_uses(c, n.b, seq);
+      }
+      return;
+    case node_kind::struct_:
+      for (std::uint32_t k = 0; k != n.b; ++k) note_uses(c, c.elems[n.a + k].value, seq);
+      return;
+    default: return;
   }
 }
 
