@@ -189,3 +189,43 @@ TEST_CASE("calls zip a struct of federated values implicitly; generic intrinsics
 }
 
 }  // namespace
+
+namespace {
+
+constexpr auto two = ctff::computation<"two", ctff::arg<"a", std::int32_t>, ctff::arg<"b", std::int32_t>>(
+    [](auto a, auto b) { return a + b; });
+
+// Packing several arguments into a named struct parameter made g++'s -fsanitize=undefined reject
+// the constant evaluation (defect 9); the sanitizer build compiles this file.
+TEST_CASE("a two-parameter computation called on another call's result", "[binding]") {
+  constexpr std::string_view two_text =
+      "(two_arg -> (let fc_two_symbol_0=generic_plus(<two_arg[0],two_arg[1]>) in fc_two_symbol_0))";
+  check_both<"outer", std::int32_t>(
+      [](auto x) {
+        auto y = two(x, 1);
+        return two(y, x);
+      },
+      std::string("(outer_arg -> (let fc_outer_symbol_0=") + std::string(two_text) +
+          "(<a=outer_arg,b=1>),fc_outer_symbol_1=" + std::string(two_text) +
+          "(<a=fc_outer_symbol_0,b=outer_arg>) in fc_outer_symbol_1))");
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("unused calls stay bound, in creation order; variables never move", "[binding]") {
+  // g++ at run time evaluates federated_broadcast(m) before federated_sum(b); the binding before
+  // them is the variable m, so the order is recoverable.
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+      [](auto a, auto b) {
+        federated_sum(a);
+        auto m = federated_max(b);
+        return make_struct(federated_sum(b), federated_broadcast(m));
+      },
+      "(c_arg -> (let fc_c_symbol_0=federated_sum(c_arg[0]),fc_c_symbol_1=federated_max(c_arg[1]),"
+      "fc_c_symbol_2=federated_sum(c_arg[1]),fc_c_symbol_3=federated_broadcast(fc_c_symbol_1) in "
+      "<fc_c_symbol_2,fc_c_symbol_3>))");
+}
+
+}  // namespace
