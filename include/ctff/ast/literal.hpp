@@ -1,7 +1,6 @@
 // Literals on the wire: the `Array` message (dtype, shape, the typed value list Python reads back).
 #pragma once
 
-#include <bit>
 #include <cstdint>
 
 #include "ctff/ast/graph.hpp"
@@ -38,82 +37,45 @@ constexpr std::uint32_t slots_per_value(dtype d) {
   return (d == dtype::complex64 || d == dtype::complex128 || d == dtype::str) ? 2 : 1;
 }
 
-// Bytes of one stored slot inside the packed list.
-constexpr std::size_t slot_size(dtype d, std::uint64_t v) {
+// One stored slot of a packed numeric list: fixed 4 or 8 bytes for floating point, else a varint
+// (signed values were sign-extended to 64 bits when stored, as int32/int64 fields encode them).
+constexpr void write_slot(dtype d, std::uint64_t v, back_sink& s) {
   switch (d) {
-    case dtype::float32: case dtype::complex64: return 4;
-    case dtype::float64: case dtype::complex128: return 8;
-    default: return varint_size(v);
+    case dtype::float32: case dtype::complex64: s.fixed32(static_cast<std::uint32_t>(v)); return;
+    case dtype::float64: case dtype::complex128: s.fixed64(v); return;
+    default: s.varint(v); return;
   }
 }
 
-constexpr std::size_t list_body_size(const graph& g, const lit& l) {
-  if (l.dt == dtype::str) {
-    std::size_t n = 0;
-    for (std::uint32_t k = 0; k < l.val_count; k += 2) n += field_size(g.vals[l.val_begin + k + 1]);
-    return n;
+// The Array message of literal l, back to front (fields last to first, see back_sink): every
+// length is measured from what was written, so no size is computed separately.
+constexpr void write_array(const graph& g, const lit& l, back_sink& s) {
+  // The typed list: a set oneof member, present even when it holds no value.
+  const auto list_end = s.pos;
+  const std::uint64_t* v = g.vals.data() + l.val_begin;
+  if (l.dt == dtype::str) {  // BytesList: one `value` field per string (slots: offset, length)
+    for (std::uint32_t k = l.val_count; k >= 2; k -= 2) {
+      const auto e = s.pos;
+      s.chars(g.chars_at(static_cast<std::uint32_t>(v[k - 2]), static_cast<std::uint32_t>(v[k - 1])));
+      s.close(1, e);
+    }
+  } else if (l.val_count) {  // one packed `value` field
+    const auto e = s.pos;
+    for (std::uint32_t k = l.val_count; k-- > 0;) write_slot(l.dt, v[k], s);
+    s.close(1, e);
   }
-  std::size_t packed = 0;
-  for (std::uint32_t k = 0; k != l.val_count; ++k) packed += slot_size(l.dt, g.vals[l.val_begin + k]);
-  return packed ? field_size(packed) : 0;
-}
-
-constexpr std::size_t shape_body_size(const graph& g, const lit& l) {
-  std::size_t packed = 0;
-  for (std::uint32_t k = 0; k != l.dim_count; ++k)
-    packed += varint_size(static_cast<std::uint64_t>(g.dims[l.dim_begin + k]));
-  return packed ? field_size(packed) : 0;
-}
-
-// Size of the Array message.
-constexpr std::size_t array_size(const graph& g, const lit& l) {
-  return 1 + varint_size(static_cast<std::uint64_t>(l.dt)) + field_size(shape_body_size(g, l)) +
-         field_size(list_body_size(g, l));
-}
-
-constexpr void write_array(const graph& g, const lit& l, byte_sink& s) {
-  s.tag(1, 0);
-  s.varint(static_cast<std::uint64_t>(l.dt));
-  s.tag(2, 2);
-  auto shape = shape_body_size(g, l);
-  s.varint(shape);
+  s.close(list_field(l.dt), list_end);
+  // ArrayShape{dim}: Python always sets it, `12 00` for a scalar.
+  const auto shape_end = s.pos;
   if (l.dim_count) {
-    std::size_t packed = 0;
-    for (std::uint32_t k = 0; k != l.dim_count; ++k)
-      packed += varint_size(static_cast<std::uint64_t>(g.dims[l.dim_begin + k]));
-    s.tag(1, 2);
-    s.varint(packed);
-    for (std::uint32_t k = 0; k != l.dim_count; ++k)
+    const auto e = s.pos;
+    for (std::uint32_t k = l.dim_count; k-- > 0;)
       s.varint(static_cast<std::uint64_t>(g.dims[l.dim_begin + k]));
+    s.close(1, e);
   }
-  s.tag(list_field(l.dt), 2);
-  s.varint(list_body_size(g, l));
-  if (l.dt == dtype::str) {
-    for (std::uint32_t k = 0; k < l.val_count; k += 2) {
-      auto off = static_cast<std::uint32_t>(g.vals[l.val_begin + k]);
-      auto len = static_cast<std::uint32_t>(g.vals[l.val_begin + k + 1]);
-      s.tag(1, 2);
-      s.varint(len);
-      s.chars(g.chars_at(off, len));
-    }
-    return;
-  }
-  if (l.val_count == 0) return;
-  std::size_t packed = 0;
-  for (std::uint32_t k = 0; k != l.val_count; ++k) packed += slot_size(l.dt, g.vals[l.val_begin + k]);
-  s.tag(1, 2);
-  s.varint(packed);
-  for (std::uint32_t k = 0; k != l.val_count; ++k) {
-    auto v = g.vals[l.val_begin + k];
-    auto sz = slot_size(l.dt, v);
-    if (l.dt == dtype::float32 || l.dt == dtype::complex64) {
-      s.fixed32(static_cast<std::uint32_t>(v));
-    } else if (sz == 8 && (l.dt == dtype::float64 || l.dt == dtype::complex128)) {
-      s.fixed64(v);
-    } else {
-      s.varint(v);
-    }
-  }
+  s.close(2, shape_end);
+  s.varint(static_cast<std::uint64_t>(l.dt));
+  s.tag(1, 0);
 }
 
 }  // namespace ctff::detail

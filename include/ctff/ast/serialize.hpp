@@ -11,67 +11,10 @@
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal.hpp"
+#include "ctff/core/sink.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff::detail {
-
-// Writes backwards: bytes land in [pos - k, pos). Without a base it only moves pos (counting).
-struct back_sink {
-  unsigned char* base = nullptr;
-  std::ptrdiff_t pos = 0;
-
-  constexpr void put(unsigned char b) {
-    --pos;
-    if (base) base[pos] = b;
-  }
-  // A run written forward into the k bytes before pos.
-  constexpr unsigned char* reserve(std::size_t k) {
-    pos -= static_cast<std::ptrdiff_t>(k);
-    return base ? base + pos : nullptr;
-  }
-  constexpr void bytes(const unsigned char* p, std::size_t k) {
-    byte_sink s{reserve(k)};
-    s.bytes(p, k);
-  }
-  constexpr void chars(std::string_view t) {
-    unsigned char* p = reserve(t.size());
-    if (p)
-      for (char c : t) *p++ = static_cast<unsigned char>(c);
-  }
-  constexpr void varint(std::uint64_t v) {
-    if (v < 0x80) {  // most lengths and every tag here: one byte
-      put(static_cast<unsigned char>(v));
-      return;
-    }
-    unsigned char* p = reserve(varint_size(v));
-    if (!p) return;
-    while (v >= 0x80) {
-      *p++ = static_cast<unsigned char>(v | 0x80);
-      v >>= 7;
-    }
-    *p = static_cast<unsigned char>(v);
-  }
-  constexpr void tag(std::uint32_t field, std::uint32_t wire_type) {
-    put(static_cast<unsigned char>((field << 3) | wire_type));  // field numbers are < 16
-  }
-  constexpr void number(std::uint64_t v) {  // decimal digits, last digit first
-    do {
-      put(static_cast<unsigned char>('0' + v % 10));
-      v /= 10;
-    } while (v);
-  }
-  // Closes a length-delimited field whose payload was written since `end`.
-  constexpr void close(std::uint32_t field, std::ptrdiff_t end) {
-    varint(static_cast<std::uint64_t>(end - pos));
-    tag(field, 2);
-  }
-  constexpr void string_field(std::uint32_t field, std::string_view t) {
-    if (t.empty()) return;
-    const auto end = pos;
-    chars(t);
-    close(field, end);
-  }
-};
 
 class serializer {
  public:
@@ -174,12 +117,9 @@ class serializer {
         }
         break;
       case node_kind::literal: {
-        const lit& l = g_.lits[n.a];
-        const std::size_t k = array_size(g_, l);
-        byte_sink fw{s.reserve(k)};
-        write_array(g_, l, fw);
-        s.varint(k);
-        s.tag(1, 2);
+        const auto e = s.pos;
+        write_array(g_, g_.lits[n.a], s);
+        s.close(1, e);
         break;
       }
       case node_kind::placement:

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/wire_size.hpp"
+
 namespace ctff::detail {
 
 // Characters. Formatted printing needs indentation after each line break.
@@ -83,7 +85,7 @@ struct byte_sink {
     put(static_cast<unsigned char>(v));
   }
   constexpr void tag(std::uint32_t field, std::uint32_t wire_type) {
-    varint((static_cast<std::uint64_t>(field) << 3) | wire_type);
+    varint(tag_value(field, wire_type));
   }
   constexpr void bytes(const unsigned char* p, std::size_t len) {
     if (out && len) {
@@ -116,16 +118,66 @@ struct byte_sink {
   }
 };
 
-constexpr std::size_t varint_size(std::uint64_t v) {
-  std::size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
+// Protocol-buffer wire bytes written backwards, as upb does: bytes land in [pos - k, pos), so a
+// message's fields go last to first and each payload before its length, which is then known.
+// Without a base it only moves pos (counting).
+struct back_sink {
+  unsigned char* base = nullptr;
+  std::ptrdiff_t pos = 0;
 
-// Size of a length-delimited field with a one-byte tag (all our field numbers are < 16).
-constexpr std::size_t field_size(std::size_t payload) { return 1 + varint_size(payload) + payload; }
+  constexpr void put(unsigned char b) {
+    --pos;
+    if (base) base[pos] = b;
+  }
+  // A run written forward into the k bytes before pos.
+  constexpr unsigned char* reserve(std::size_t k) {
+    pos -= static_cast<std::ptrdiff_t>(k);
+    return base ? base + pos : nullptr;
+  }
+  constexpr void bytes(const unsigned char* p, std::size_t k) {
+    byte_sink s{reserve(k)};
+    s.bytes(p, k);
+  }
+  constexpr void chars(std::string_view t) {
+    byte_sink s{reserve(t.size())};
+    s.chars(t);
+  }
+  constexpr void varint(std::uint64_t v) {
+    if (v < 0x80) {  // most lengths and tags: one byte
+      put(static_cast<unsigned char>(v));
+      return;
+    }
+    byte_sink s{reserve(varint_size(v))};
+    s.varint(v);
+  }
+  constexpr void tag(std::uint32_t field, std::uint32_t wire_type) {
+    varint(tag_value(field, wire_type));
+  }
+  constexpr void fixed32(std::uint32_t v) {
+    byte_sink s{reserve(4)};
+    s.fixed32(v);
+  }
+  constexpr void fixed64(std::uint64_t v) {
+    byte_sink s{reserve(8)};
+    s.fixed64(v);
+  }
+  constexpr void number(std::uint64_t v) {  // decimal digits, last digit first
+    do {
+      put(static_cast<unsigned char>('0' + v % 10));
+      v /= 10;
+    } while (v);
+  }
+  // Closes a length-delimited field whose payload was written since `end`.
+  constexpr void close(std::uint32_t field, std::ptrdiff_t end) {
+    varint(static_cast<std::uint64_t>(end - pos));
+    tag(field, 2);
+  }
+  constexpr void string_field(std::uint32_t field, std::string_view t) {
+    if (t.empty()) return;
+    const auto end = pos;
+    chars(t);
+    close(field, end);
+  }
+};
 
 }  // namespace ctff::detail

@@ -13,21 +13,44 @@
 
 namespace ctff::detail {
 
-constexpr std::size_t tensor_body_size(const type_desc& d, const type_node& n) {
-  std::size_t len = 1 + varint_size(static_cast<std::uint64_t>(n.dt));
-  if (n.dim_count) {
-    std::size_t packed = 0;
-    for (std::uint32_t k = 0; k != n.dim_count; ++k)
-      packed += varint_size(static_cast<std::uint64_t>(d.dims[n.dim_begin + k]));
-    len += field_size(packed);
+// The oneof field of Type that holds a node of kind k.
+constexpr std::uint32_t type_field(type_kind k) {
+  switch (k) {
+    case type_kind::function: return 1;
+    case type_kind::struct_: return 2;
+    case type_kind::sequence: return 3;
+    case type_kind::tensor: return 4;
+    case type_kind::abstract: return 5;
+    case type_kind::placement: return 6;
+    case type_kind::federated: return 7;
   }
-  if (n.unknown_rank) len += 2;
+  return 0;
+}
+
+// Payload of TensorType.dims (packed int64, -1 for an unknown dimension).
+constexpr std::size_t dims_payload(const type_desc& d, const type_node& n) {
+  std::size_t packed = 0;
+  for (std::uint32_t k = 0; k != n.dim_count; ++k)
+    packed += varint_size(static_cast<std::uint64_t>(d.dims[n.dim_begin + k]));
+  return packed;
+}
+
+// TensorType{dtype = 1, dims = 2, unknown_rank = 3}.
+constexpr std::size_t tensor_body_size(const type_desc& d, const type_node& n) {
+  std::size_t len = tag_size(1) + varint_size(static_cast<std::uint64_t>(n.dt));
+  if (n.dim_count) len += field_size(2, dims_payload(d, n));
+  if (n.unknown_rank) len += tag_size(3) + 1;
   return len;
 }
 
+// Placement{uri = 1}.
+constexpr std::size_t placement_size(placement_kind p) {
+  return field_size(1, placement_uri(p).size());
+}
+
+// PlacementSpec{value = 2: Placement}.
 constexpr std::size_t placement_spec_size(placement_kind p) {
-  // PlacementSpec{value(2): Placement{uri(1)}}
-  return field_size(field_size(placement_uri(p).size()));
+  return field_size(2, placement_size(p));
 }
 
 // Writes Type messages. The payload size of every node's message is computed once, bottom-up,
@@ -38,21 +61,21 @@ class type_writer {
   explicit constexpr type_writer(const type_desc& d) : d_(d), body_(d.nodes.size(), npos) {}
 
   // Size of node i's Type message, which is a single length-delimited oneof field.
-  constexpr std::size_t size(std::uint32_t i) { return field_size(body(i)); }
+  constexpr std::size_t size(std::uint32_t i) {
+    return field_size(type_field(d_.node(i).kind), body(i));
+  }
 
   constexpr void write(std::uint32_t i, byte_sink& s) {
     const type_node& n = d_.node(i);
+    s.tag(type_field(n.kind), 2);
+    s.varint(body(i));
     switch (n.kind) {
       case type_kind::function: {
-        s.tag(1, 2);
-        s.varint(body(i));
         if (n.has_param) nested(1, d_.kid(i, 0), s);
         nested(2, d_.kid(i, n.has_param ? 1 : 0), s);
         return;
       }
       case type_kind::struct_: {
-        s.tag(2, 2);
-        s.varint(body(i));
         for (std::uint32_t k = 0; k != n.kid_count; ++k) {
           auto c = d_.kid(i, k);
           s.tag(1, 2);
@@ -63,21 +86,14 @@ class type_writer {
         return;
       }
       case type_kind::sequence:
-        s.tag(3, 2);
-        s.varint(body(i));
         nested(1, d_.kid(i, 0), s);
         return;
       case type_kind::tensor: {
-        s.tag(4, 2);
-        s.varint(body(i));
         s.tag(1, 0);
         s.varint(static_cast<std::uint64_t>(n.dt));
         if (n.dim_count) {
-          std::size_t packed = 0;
-          for (std::uint32_t k = 0; k != n.dim_count; ++k)
-            packed += varint_size(static_cast<std::uint64_t>(d_.dims[n.dim_begin + k]));
           s.tag(2, 2);
-          s.varint(packed);
+          s.varint(dims_payload(d_, n));
           for (std::uint32_t k = 0; k != n.dim_count; ++k)
             s.varint(static_cast<std::uint64_t>(d_.dims[n.dim_begin + k]));
         }
@@ -89,21 +105,15 @@ class type_writer {
       }
       case type_kind::abstract:
         // Python can read none back; describe() users must not serialize these (checked by callers).
-        s.tag(5, 2);
-        s.varint(body(i));
         s.string_field(1, d_.label(i));
         return;
-      case type_kind::placement:
-        s.tag(6, 2);
-        s.put(0);
+      case type_kind::placement:  // always empty: `32 00`
         return;
       case type_kind::federated: {
-        s.tag(7, 2);
-        s.varint(body(i));
         s.tag(1, 2);
         s.varint(placement_spec_size(n.where));
         s.tag(2, 2);
-        s.varint(field_size(placement_uri(n.where).size()));
+        s.varint(placement_size(n.where));
         s.string_field(1, placement_uri(n.where));
         if (n.all_equal) {
           s.tag(2, 0);
@@ -128,7 +138,7 @@ class type_writer {
   // StructType.Element{name, value} of the element whose type is node c.
   constexpr std::size_t element_size(std::uint32_t c) {
     auto nm = d_.name(c);
-    return (nm.empty() ? 0 : field_size(nm.size())) + field_size(size(c));
+    return (nm.empty() ? 0 : field_size(1, nm.size())) + field_size(2, size(c));
   }
 
   // The payload of node i's oneof field (the FunctionType, StructType, ... message).
@@ -138,27 +148,27 @@ class type_writer {
     std::size_t len = 0;
     switch (n.kind) {
       case type_kind::function:
-        if (n.has_param) len += field_size(size(d_.kid(i, 0)));
-        len += field_size(size(d_.kid(i, n.has_param ? 1 : 0)));
+        if (n.has_param) len += field_size(1, size(d_.kid(i, 0)));
+        len += field_size(2, size(d_.kid(i, n.has_param ? 1 : 0)));
         break;
       case type_kind::struct_:
-        for (std::uint32_t k = 0; k != n.kid_count; ++k) len += field_size(element_size(d_.kid(i, k)));
+        for (std::uint32_t k = 0; k != n.kid_count; ++k) len += field_size(1, element_size(d_.kid(i, k)));
         break;
       case type_kind::sequence:
-        len = field_size(size(d_.kid(i, 0)));
+        len = field_size(1, size(d_.kid(i, 0)));
         break;
       case type_kind::tensor:
         len = tensor_body_size(d_, n);
         break;
       case type_kind::abstract:
-        len = d_.label(i).empty() ? 0 : field_size(d_.label(i).size());
+        len = d_.label(i).empty() ? 0 : field_size(1, d_.label(i).size());
         break;
       case type_kind::placement:
         len = 0;
         break;
       case type_kind::federated:
-        len = field_size(placement_spec_size(n.where)) + (n.all_equal ? 2 : 0) +
-              field_size(size(d_.kid(i, 0)));
+        len = field_size(1, placement_spec_size(n.where)) + (n.all_equal ? tag_size(2) + 1 : 0) +
+              field_size(3, size(d_.kid(i, 0)));
         break;
     }
     body_[i] = len;
