@@ -22,6 +22,7 @@
 #include "ctff/ctff.hpp"
 #include "ctff/proto.hpp"
 #include "ctff/trace/polymorphic.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -51,12 +52,10 @@ bool same_message(const federated_language::Computation& expected,
 
 template <class C>
 void require_proto(const C& c, const std::string& expected_text) {
-  const federated_language::Computation actual = ctff::to_proto(c);
+  // Our bytes are the canonical serialization of the message (what Python's SerializeToString()
+  // gives, and so what its adler32 is computed over): require_parses checks the round trip.
+  const federated_language::Computation actual = ctff_test::require_parses(c.bytes());
   CHECK(same_message(parse_text(expected_text), actual));
-  // Our bytes are the canonical serialization of that message (what Python's
-  // SerializeToString() gives, and so what its adler32 is computed over).
-  const std::vector<unsigned char> bytes = c.bytes();
-  CHECK(actual.SerializeAsString() == std::string(bytes.begin(), bytes.end()));
 }
 
 // adler32 written independently of ctff's (RFC 1950).
@@ -265,20 +264,20 @@ TEST_CASE("opaque: use in federated_map, apply and calls", "[opaque]") {
   STATIC_REQUIRE(applied.type_string() == "(<float32,int32>@SERVER -> <float32>@SERVER)");
 
   // The embedded message is the opaque computation's, unchanged.
-  const federated_language::Computation m = ctff::to_proto(mapped);
+  const federated_language::Computation m = ctff_test::require_parses(mapped.bytes());
   const auto& map_arg = m.lambda().result().block().local(0).value().call().argument();
   REQUIRE(map_arg.struct_().element_size() == 2);
   CHECK(same_message(ctff::to_proto(scale), map_arg.struct_().element(0).value()));
-  const federated_language::Computation a = ctff::to_proto(applied);
+  const federated_language::Computation a = ctff_test::require_parses(applied.bytes());
   const auto& apply = a.lambda().result().block().local(0).value().call();
   CHECK(apply.function().intrinsic().uri() == "federated_apply");
   CHECK(same_message(ctff::to_proto(pick), apply.argument().struct_().element(0).value()));
-  const federated_language::Computation c = ctff::to_proto(called);
+  const federated_language::Computation c = ctff_test::require_parses(called.bytes());
   CHECK(same_message(ctff::to_proto(scale),
                      c.lambda().result().block().local(0).value().call().function()));
 
   // Data as a value.
-  const federated_language::Computation d = ctff::to_proto(over_data);
+  const federated_language::Computation d = ctff_test::require_parses(over_data.bytes());
   const auto& data_arg = d.lambda().result().block().local(0).value().call().argument();
   CHECK(same_message(ctff::to_proto(dataset), data_arg.struct_().element(1).value()));
   CHECK(over_data.compact() == "( -> (let fc_d_symbol_0=federated_map(<(len_arg -> 1)," +
@@ -318,6 +317,7 @@ TEST_CASE("opaque: run-time construction owns its strings", "[opaque]") {
   // A run-time trace using it: the same bytes as the compile-time one.
   const auto rt_mapped = ctff::computation<"m", at_clients<float>>(
       [&owned](auto v) { return ctff::federated_map(owned, v); });
+  ctff_test::require_parses(rt_mapped.bytes());
   CHECK(rt_mapped.bytes() == mapped.bytes());
   CHECK(rt_mapped.compact() == mapped.compact());
   CHECK(rt_mapped.formatted() == mapped.formatted());
@@ -342,4 +342,66 @@ TEST_CASE("opaque: bindings must mirror the type", "[opaque]") {
   CHECK_THROWS_AS(ctff::xla_computation<G>(std::vector<unsigned char>{}, ctff::xla_struct(),
                                            ctff::xla_index(0)),
                   std::invalid_argument);
+}
+
+namespace {
+// A graph_def that is `Any()`: no type_url, no value (TFF's test helpers build such protos).
+constexpr auto empty_graph = ctff::tensorflow_computation<ctff::function<float, float>>(
+    ctff::empty_any, tf_tensor("x:0"), tf_tensor("y:0"));
+constexpr auto empty_hlo = ctff::xla_computation<ctff::function<float, float>>(
+    ctff::empty_any, ctff::xla_index(0), ctff::xla_index(0));
+constexpr auto mapped_empty = ctff::computation<"m", at_clients<float>>(
+    [](auto v) { return ctff::federated_map(empty_graph, v); });
+
+// (float32 -> float32) with the payload field set to an empty message, built with protobuf.
+federated_language::Computation empty_payload_message(bool xla) {
+  federated_language::Computation c;
+  auto* f = c.mutable_type()->mutable_function();
+  f->mutable_parameter()->mutable_tensor()->set_dtype(federated_language::DT_FLOAT);
+  f->mutable_result()->mutable_tensor()->set_dtype(federated_language::DT_FLOAT);
+  if (xla) {
+    auto* x = c.mutable_xla();
+    x->mutable_hlo_module();  // set, empty
+    x->mutable_parameter()->mutable_tensor()->set_index(0);
+    x->mutable_result()->mutable_tensor()->set_index(0);
+  } else {
+    auto* tf = c.mutable_tensorflow();
+    tf->mutable_graph_def();  // set, empty
+    tf->mutable_parameter()->mutable_tensor()->set_tensor_name("x:0");
+    tf->mutable_result()->mutable_tensor()->set_tensor_name("y:0");
+  }
+  return c;
+}
+}  // namespace
+
+TEST_CASE("opaque: an empty graph_def Any is written as a present, empty message", "[opaque]") {
+  // By hand: type (as for scale), then tensorflow (field 2, 20 bytes): graph_def `0a 00`,
+  // parameter `12 07 12 05 0a 03 "x:0"`, result `1a 07 12 05 0a 03 "y:0"`.
+  const std::string by_hand =
+      std::string("\x0a\x0e\x0a\x0c\x0a\x04\x22\x02\x08\x01\x12\x04\x22\x02\x08\x01") +
+      std::string("\x12\x14\x0a\x00", 4) + "\x12\x07\x12\x05\x0a\x03x:0" +
+      "\x1a\x07\x12\x05\x0a\x03y:0";
+  const std::vector<unsigned char> b = empty_graph.bytes();
+  const std::string bytes(b.begin(), b.end());
+  CHECK(ctff_test::hex(bytes) == ctff_test::hex(by_hand));
+  CHECK(ctff_test::hex(bytes) == ctff_test::hex(empty_payload_message(false).SerializeAsString()));
+  const federated_language::Computation m = ctff_test::require_parses(b);
+  CHECK(m.tensorflow().has_graph_def());
+  CHECK(m.tensorflow().graph_def().type_url().empty());
+  STATIC_REQUIRE(empty_graph.size() == 38);
+  CHECK(empty_graph.compact() == hex_name(reference_adler32(b)));
+
+  // The same for XLA's hlo_module, and at run time (names from run-time strings).
+  const std::vector<unsigned char> xb = empty_hlo.bytes();
+  CHECK(ctff_test::require_parses(xb).xla().has_hlo_module());
+  CHECK(std::string(xb.begin(), xb.end()) == empty_payload_message(true).SerializeAsString());
+  const std::string x = "x:0", y = "y:0";
+  const auto rt = ctff::tensorflow_computation<ctff::function<float, float>>(
+      ctff::empty_any, tf_tensor(x), tf_tensor(y));
+  CHECK(rt.bytes() == b);
+
+  // Inside a trace, embedded unchanged.
+  const federated_language::Computation t = ctff_test::require_parses(mapped_empty.bytes());
+  const auto& fn = t.lambda().result().block().local(0).value().call().argument();
+  CHECK(fn.struct_().element(0).value().SerializeAsString() == bytes);
 }

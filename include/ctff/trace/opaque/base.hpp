@@ -36,8 +36,9 @@ constexpr void message_field(byte_sink& s, std::uint32_t field, const W& w) {
   w(s);
 }
 
-// google.protobuf.Any{type_url = 1, value = 2}.
+// google.protobuf.Any{type_url = 1, value = 2}; nothing for ctff::empty_any.
 constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_ref& value) {
+  if (value.is_empty_any()) return;
   s.string_field(1, type_url);
   if (!value.empty()) {
     s.tag(2, 2);

@@ -181,6 +181,9 @@ constexpr auto xla_computation(const G& hlo_module, const xla_binding<NP>& param
 template <class T, class U, class V>
 constexpr auto data(const U& type_url, const V& value) {
   using C = data_t<tff_t<T>>;
+  static_assert(!std::is_same_v<V, empty_any_t>,
+                "ctff: data: an empty Any is data<T>(\"\", \"\"); ctff::empty_any is for graph_def "
+                "and hlo_module");
   if constexpr (std::is_same_v<U, std::string> && !detail::owning_bytes_v<V>) {
     return detail::owned_opaque<C>(C(text_ref(type_url), detail::as_bytes_ref(value)));
   } else {

@@ -23,11 +23,20 @@
 
 namespace ctff {
 
+// The payload `google.protobuf.Any()`: no type_url and no value, as Python's `any_pb2.Any()`
+// (TFF's own test helpers build TensorFlow computations with such a graph_def). It is written as a
+// present, empty submessage.
+struct empty_any_t {
+  explicit constexpr empty_any_t() = default;
+};
+inline constexpr empty_any_t empty_any{};
+
 // Bytes an opaque computation refers to (not copied). A char array is taken as a string literal:
 // all its characters but the terminating NUL (embedded NULs are kept).
 class bytes_ref {
  public:
   constexpr bytes_ref() = default;
+  constexpr bytes_ref(empty_any_t) : empty_any_(true) {}
   template <std::size_t N>
   constexpr bytes_ref(const char (&s)[N]) : c_(s), n_(N - 1) {}
   template <std::size_t N>
@@ -37,6 +46,8 @@ class bytes_ref {
 
   constexpr std::size_t size() const { return n_; }
   constexpr bool empty() const { return n_ == 0; }
+  // Made from ctff::empty_any: the enclosing Any has neither type_url nor value.
+  constexpr bool is_empty_any() const { return empty_any_; }
   constexpr unsigned char operator[](std::size_t i) const {
     return c_ ? static_cast<unsigned char>(c_[i]) : u_[i];
   }
@@ -52,6 +63,7 @@ class bytes_ref {
   const char* c_ = nullptr;
   const unsigned char* u_ = nullptr;
   std::size_t n_ = 0;
+  bool empty_any_ = false;
 };
 
 // A name an opaque computation refers to (not copied): a string literal, std::string_view, or an
