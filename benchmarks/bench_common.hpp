@@ -140,6 +140,18 @@ inline void check_same_bytes(const char* what, ctff::byte_view got, ctff::byte_v
   }
 }
 
+// Exits with a message unless protobuf parses `bytes` as a Computation and writes them back
+// unchanged (every computation a benchmark measures is a valid, canonical message).
+inline void check_parses(const char* what, ctff::byte_view bytes) {
+  federated_language::Computation m;
+  if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||
+      m.SerializeAsString() != bytes.str()) {
+    std::fprintf(stderr, "bench: %s: the %zu bytes do not parse back to themselves\n", what,
+                 bytes.size());
+    std::exit(1);
+  }
+}
+
 // A run-time value the optimizer cannot see through. (Not benchmark::DoNotOptimize(x): with
 // libbenchmark 1.7.1 and g++-12 -O3 its "+m,r" asm constraint turned a float 2.5 into 0.0.)
 template <class T>
@@ -182,6 +194,8 @@ void paired(benchmark::State& st, A a, B b) {
 // `hand()` builds the message by hand, `rt()` traces the program at run time.
 template <class C, class Hand, class Rt>
 void register_program(const std::string& name, const C&, Hand hand, Rt rt) {
+  check_parses(name.c_str(), C::bytes());
+  check_parses((name + " (run-time trace)").c_str(), rt().bytes());
   check_same_bytes((name + " (hand-built)").c_str(), hand(), C::bytes());
   check_same_bytes((name + " (run-time trace)").c_str(), rt().bytes(), C::bytes());
   const double size = static_cast<double>(C::bytes().size());

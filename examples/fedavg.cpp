@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ctff/ctff.hpp"
+#include "ctff/proto.hpp"
 #include "ctff/trace/opaque.hpp"
 #include "ctff/trace/polymorphic.hpp"
 
@@ -72,6 +73,12 @@ static_assert(fedavg_round.type_string() ==
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Parsed by protobuf (to_proto throws if it cannot), which writes the very same bytes back.
+  // Checked before anything is printed: the example test passes only if the output appears.
+  if (ctff::to_proto(fedavg_round).SerializeAsString() != fedavg_round.bytes().str()) {
+    std::fprintf(stderr, "protobuf re-serializes the round differently\n");
+    return 1;
+  }
   std::printf("client_update: %.*s\n  %.*s\n\n",
               static_cast<int>(client_update.type_string().size()),
               client_update.type_string().data(), static_cast<int>(client_update.compact().size()),

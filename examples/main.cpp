@@ -25,6 +25,13 @@ static_assert(simple.type_string() == "(int32@SERVER -> int32@SERVER)");
 static_assert(simple.bytes().size() == 972);
 
 int main() {
+  // Parsed by protobuf (to_proto throws if it cannot), which writes the very same bytes back.
+  // Checked before anything is printed: the example test passes only if the output appears.
+  federated_language::Computation proto = ctff::to_proto(simple);
+  if (proto.SerializeAsString() != simple.bytes().str()) {
+    std::fprintf(stderr, "protobuf re-serializes the computation differently\n");
+    return 1;
+  }
   std::printf("type:      %.*s\n", static_cast<int>(simple.type_string().size()),
               simple.type_string().data());
   std::printf("compact:   %.*s\n", static_cast<int>(simple.compact().size()), simple.compact().data());
@@ -32,7 +39,6 @@ int main() {
               simple.formatted().data());
   std::printf("bytes:     %zu (serialized federated_language.Computation)\n", simple.bytes().size());
 
-  federated_language::Computation proto = ctff::to_proto(simple);
   std::string text;
   google::protobuf::TextFormat::PrintToString(proto, &text);
   std::printf("proto:\n%s", text.c_str());

@@ -23,6 +23,7 @@
 #include "ctff/reflect/scalar.hpp"
 #include "ctff/types/aliases.hpp"
 #include "ctff/types/type_string.hpp"
+#include "parse_back.hpp"
 
 #ifndef CTFF_GOLDENS_DIR
 #error "CTFF_GOLDENS_DIR must name the goldens directory (set by tests/CMakeLists.txt)"
@@ -101,15 +102,7 @@ std::string read_type_txt(const std::string& name) {
   return s;
 }
 
-std::string hex(std::string_view b) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : b) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
+using ctff_test::hex;
 
 std::string hex(ctff::byte_view b) {
   return hex(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));

@@ -12,6 +12,7 @@
 #include <ctff_goldens_data.hpp>
 
 #include "golden_programs.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -28,6 +29,7 @@ std::string chomp(std::string s) {
 template <class C>
 void check_against_files(const std::string& name, const C& c) {
   INFO("golden " << name);
+  ctff_test::require_parses(c.bytes());
   CHECK(c.bytes().str() == read_file(name + ".binpb"));
   CHECK(std::string(c.type_string()) == chomp(read_file(name + ".type.txt")));
   CHECK(std::string(c.compact()) == chomp(read_file(name + ".compact.txt")));
@@ -70,6 +72,7 @@ TEST_CASE("run-time traces equal the golden files", "[goldens][runtime]") {
 TEST_CASE("run-time literals change the bytes", "[goldens][runtime]") {
   // Guards against a run-time trace that ignores its captured constant.
   CHECK(programs::rt_add_one(2).bytes().str() != read_file("add_one_local.binpb"));
+  ctff_test::require_parses(programs::rt_add_one(2).bytes());
   CHECK(programs::rt_add_one(2).compact() ==
         "(add_one_arg -> (let fc_add_one_symbol_0=generic_plus(<add_one_arg,2>) in fc_add_one_symbol_0))");
 }

@@ -18,6 +18,7 @@
 
 #include "ctff/ctff.hpp"
 #include "ctff/proto.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -119,7 +120,7 @@ template <class C>
 void check(const C& c, const std::string& expected_text, std::string_view expected_compact) {
   federated_language::Computation expected;
   REQUIRE(google::protobuf::TextFormat::ParseFromString(expected_text, &expected));
-  const federated_language::Computation actual = to_proto(c);
+  const federated_language::Computation actual = ctff_test::require_parses(c.bytes());
   INFO("expected:\n" << expected.DebugString() << "\nactual:\n" << actual.DebugString());
   CHECK(google::protobuf::util::MessageDifferencer::Equals(expected, actual));
   const std::string bytes(reinterpret_cast<const char*>(c.bytes().data()), c.bytes().size());
@@ -636,6 +637,7 @@ TEST_CASE("sequence operators on federated sequences: run-time trace equals comp
   });
   CHECK(rt.compact() == ct.compact());
   CHECK(rt.bytes() == ct.bytes());
+  ctff_test::require_parses(rt.bytes());
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <ctff/ctff.hpp>
 
+#include "parse_back.hpp"
+
 namespace {
 
 constexpr auto add_one = ctff::computation<"add_one", std::int32_t>([](auto x) { return x + 1; });
@@ -26,6 +28,8 @@ auto runtime_mapped(std::int32_t one) {
 
 TEST_CASE("a temporary run-time computation can be mapped", "[runtime]") {
   auto r = runtime_mapped(1);
+  ctff_test::require_parses(r.bytes());
+  ctff_test::require_parses(runtime_mapped(7).bytes());
   CHECK(r.bytes() == mapped.bytes());
   CHECK(r.compact() == mapped.compact());
   CHECK(r.formatted() == mapped.formatted());
@@ -37,9 +41,10 @@ TEST_CASE("a temporary run-time computation can be mapped", "[runtime]") {
 
 TEST_CASE("run-time literals of every scalar kind", "[runtime][literal]") {
   auto lit = [](auto value) {
-    return std::string(
-        ctff::computation<"lit">([value] { return ctff::federated_value(value, ctff::SERVER); })
-            .compact());
+    const auto c =
+        ctff::computation<"lit">([value] { return ctff::federated_value(value, ctff::SERVER); });
+    ctff_test::require_parses(c.bytes());
+    return std::string(c.compact());
   };
   CHECK(lit(std::int64_t{-5}) == "( -> (let fc_lit_symbol_0=federated_value_at_server(-5) in fc_lit_symbol_0))");
   CHECK(lit(true) == "( -> (let fc_lit_symbol_0=federated_value_at_server(True) in fc_lit_symbol_0))");

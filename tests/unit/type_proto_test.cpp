@@ -21,6 +21,7 @@
 #include "ctff/types/aliases.hpp"
 #include "ctff/types/relations.hpp"
 #include "ctff/types/type_string.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -41,15 +42,7 @@ using ctff::unknown_dim;
 using ctff::unknown_rank;
 using i32 = std::int32_t;
 
-std::string hex(std::string_view b) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : b) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
+using ctff_test::hex;
 
 std::string hex(ctff::byte_view b) {
   return hex(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
