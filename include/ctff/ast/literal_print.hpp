@@ -1,9 +1,11 @@
-// Literals as text: what numpy's str() prints for the value (`10`, `2.5`, `True`, `b'hi'`,
-// `[1 2 3]`).
+// Literals as text: numpy 1.24's str() of the value. Scalars as numpy's scalar str (`10`, `2.5`,
+// `True`, `b'hi'`, `(1+2j)`); arrays as array2string with numpy's defaults: precision 8,
+// floatmode 'maxprec', linewidth 75, threshold 1000, edgeitems 3, separator ' '.
 #pragma once
 
-#include <bit>
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "ctff/ast/float_format.hpp"
 #include "ctff/ast/literal.hpp"
@@ -11,124 +13,434 @@
 
 namespace ctff::detail {
 
-// One element as numpy's str() prints it.
+// A numpy bytes value as Python's repr writes it: b'...' (b"..." when it holds ' and no "). numpy
+// drops trailing NUL bytes of an 'S' value.
+constexpr void put_bytes_repr(text_sink& s, std::string_view text) {
+  while (!text.empty() && text.back() == '\0') text.remove_suffix(1);
+  bool has_single = false, has_double = false;
+  for (char c : text) {
+    has_single |= c == '\'';
+    has_double |= c == '"';
+  }
+  const char q = has_single && !has_double ? '"' : '\'';
+  s.put('b');
+  s.put(q);
+  constexpr char hex[] = "0123456789abcdef";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\\' || c == q) {
+      s.put('\\');
+      s.put(c);
+    } else if (c == '\n') {
+      s.put("\\n");
+    } else if (c == '\r') {
+      s.put("\\r");
+    } else if (c == '\t') {
+      s.put("\\t");
+    } else if (u < 0x20 || u >= 0x7f) {
+      s.put("\\x");
+      s.put(hex[u >> 4]);
+      s.put(hex[u & 15]);
+    } else {
+      s.put(c);
+    }
+  }
+  s.put(q);
+}
+
+constexpr bool is_signed_int(dtype d) {
+  return d == dtype::int8 || d == dtype::int16 || d == dtype::int32 || d == dtype::int64;
+}
+
+constexpr void put_integer(small_text& t, dtype d, std::uint64_t v) {
+  text_sink s{t.c + t.n};
+  if (is_signed_int(d)) {
+    s.put_int(static_cast<std::int64_t>(v));
+  } else {
+    s.put_uint(v);
+  }
+  t.n += static_cast<int>(s.n);
+}
+
+// str() of a numpy complex scalar: `(1+2j)`, `(1.5-0.5j)`, `2j` (real part +0), `(nan+infj)`.
+constexpr void format_complex_scalar(small_text& t, const float_parts& re, const float_parts& im) {
+  constexpr auto dpt = trim_mode::dpt_zeros;
+  if (!re.nan && !re.inf && re.mant == 0 && !re.neg) {
+    format_float_either(t, im, dpt, dpt, false);
+    t.put('j');
+    return;
+  }
+  t.put('(');
+  if (re.nan) {
+    t.put("nan");
+  } else if (re.inf) {
+    t.put(re.neg ? "-inf" : "inf");
+  } else {
+    format_float_either(t, re, dpt, dpt, false);
+  }
+  if (im.nan) {
+    t.put("+nan");
+  } else if (im.inf) {
+    t.put(im.neg ? "-inf" : "+inf");
+  } else {
+    format_float_either(t, im, dpt, dpt, true);
+  }
+  t.put("j)");
+}
+
+// One element as numpy's str() prints a scalar (or a 0-d array) of dtype d.
 constexpr void print_scalar(const graph& g, dtype d, const std::uint64_t* v, text_sink& s) {
+  small_text t;
   switch (d) {
     case dtype::bool_:
       s.put(v[0] ? "True" : "False");
       return;
-    case dtype::int8: case dtype::int16: case dtype::int32: case dtype::int64:
-      s.put_int(static_cast<std::int64_t>(v[0]));
+    case dtype::str:
+      put_bytes_repr(s, g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1])));
       return;
-    case dtype::uint8: case dtype::uint16: case dtype::uint32: case dtype::uint64:
-      s.put_uint(v[0]);
-      return;
-    case dtype::float32:
-      format_float(s, std::bit_cast<float>(static_cast<std::uint32_t>(v[0])));
-      return;
-    case dtype::float64:
-      format_float(s, std::bit_cast<double>(v[0]));
-      return;
-    case dtype::complex64: case dtype::complex128: {
-      // numpy: (re+imj), parts without a trailing .0
-      s.put('(');
-      for (int part = 0; part < 2; ++part) {
-        double x = d == dtype::complex64
-                       ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v[part])))
-                       : std::bit_cast<double>(v[part]);
-        if (part == 1 && !(x < 0)) s.put('+');
-        if (x == static_cast<double>(static_cast<std::int64_t>(x)) && x < 1e16 && x > -1e16) {
-          s.put_int(static_cast<std::int64_t>(x));
-        } else {
-          format_float(s, x);
-        }
-      }
-      s.put("j)");
-      return;
-    }
-    case dtype::str: {
-      auto text = g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1]));
-      bool has_single = false, has_double = false;
-      for (char c : text) {
-        has_single |= c == '\'';
-        has_double |= c == '"';
-      }
-      char q = has_single && !has_double ? '"' : '\'';
-      s.put('b');
-      s.put(q);
-      constexpr char hex[] = "0123456789abcdef";
-      for (char c : text) {
-        auto u = static_cast<unsigned char>(c);
-        if (c == '\\' || c == q) {
-          s.put('\\');
-          s.put(c);
-        } else if (c == '\n') {
-          s.put("\\n");
-        } else if (c == '\r') {
-          s.put("\\r");
-        } else if (c == '\t') {
-          s.put("\\t");
-        } else if (u < 0x20 || u >= 0x7f) {
-          s.put("\\x");
-          s.put(hex[u >> 4]);
-          s.put(hex[u & 15]);
-        } else {
-          s.put(c);
-        }
-      }
-      s.put(q);
-      return;
-    }
+    case dtype::float16: case dtype::float32: case dtype::float64:
+      format_float_scalar(t, float_parts_of(d, v[0]));
+      break;
+    case dtype::bfloat16:
+      format_general6(t, float_parts_of(d, v[0]));
+      break;
+    case dtype::complex64: case dtype::complex128:
+      format_complex_scalar(t, float_parts_of(d, v[0]), float_parts_of(d, v[1]));
+      break;
     default:
-      s.put_uint(v[0]);  // float16/bfloat16 bit patterns: printed raw
-      return;
+      put_integer(t, d, v[0]);
+      break;
+  }
+  s.put(t.view());
+}
+
+// numpy's FloatingFormat: one layout for all the shown elements of a float array (or for the real
+// or imaginary parts of a complex one).
+struct float_layout {
+  bool exp_format = false;  // scientific for the whole array
+  bool sign = false;        // '+' before non-negative values (imaginary parts)
+  int precision = 8, min_digits = 0, pad_left = 0, pad_right = 0, exp_size = -1;
+  trim_mode trim = trim_mode::zeros;
+};
+
+// numpy computes max/min in the array's dtype; is that quotient, rounded so, above 1000? (Exactly:
+// float32 rounds quotients within 2^-15 of 1000 down to it; float16 divides in float32, then rounds
+// to half, where the next value above 1000 is 1000.5. These products are exact in a double.)
+constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
+  switch (d) {
+    case dtype::float16: return max_val > min_val * (1000.25 + 1.0 / 32768);
+    case dtype::float32: case dtype::complex64: return max_val > min_val * (1000.0 + 1.0 / 32768);
+    default: return max_val / min_val > 1000.0;
   }
 }
 
-// numpy's str() of a literal. Arrays: elements right-aligned to the widest, rows on new lines
-// (a line break inside a literal is kept as is, even in the compact form).
-constexpr void print_literal(const graph& g, const lit& l, text_sink& s) {
+// Fills the layout from the shown elements: part 0 of each (floats, real parts) or part 1
+// (imaginary parts).
+constexpr float_layout make_float_layout(const graph& g, const lit& l,
+                                         const std::vector<std::uint32_t>& shown, std::uint32_t part,
+                                         bool sign) {
   const std::uint32_t w = slots_per_value(l.dt);
+  auto parts_at = [&](std::uint32_t i) { return float_parts_of(l.dt, g.vals[l.val_begin + i * w + part]); };
+  float_layout f;
+  f.sign = sign;
+  bool any_finite = false, any_nonfinite = false, neg_inf = false, any_nonzero = false;
+  double max_val = 0, min_val = 0;
+  for (std::uint32_t i : shown) {
+    const float_parts p = parts_at(i);
+    if (p.nan || p.inf) {
+      any_nonfinite = true;
+      neg_inf |= p.inf && p.neg;
+      continue;
+    }
+    any_finite = true;
+    if (p.mant == 0) continue;
+    if (!any_nonzero || p.mag > max_val) max_val = p.mag;
+    if (!any_nonzero || p.mag < min_val) min_val = p.mag;
+    any_nonzero = true;
+  }
+  if (any_nonzero)
+    f.exp_format = max_val >= 1e8 || min_val < 1e-4 || ratio_above_1000(l.dt, max_val, min_val);
+  if (!any_finite) {
+    f.pad_left = f.pad_right = 0;
+  } else {
+    // A first pass with the shortest digits (at most 8 after the point) sizes the columns.
+    float_options o;
+    o.scientific = f.exp_format;
+    o.mode = cutoff_mode::fraction;
+    o.precision = 8;
+    o.sign = sign;
+    o.trim = trim_mode::zeros;
+    int int_len = 0, frac_len = 0, exp_len = 0;
+    for (std::uint32_t i : shown) {
+      const float_parts p = parts_at(i);
+      if (p.nan || p.inf) continue;
+      small_text t;
+      format_float(t, p, o);
+      int dot = 0, e = t.n;
+      while (t.c[dot] != '.') ++dot;
+      if (f.exp_format)
+        while (t.c[e - 1] != 'e') --e;
+      if (dot > int_len) int_len = dot;
+      const int frac = (f.exp_format ? e - 1 : t.n) - dot - 1;
+      if (frac > frac_len) frac_len = frac;
+      if (f.exp_format && t.n - e > exp_len) exp_len = t.n - e;
+    }
+    f.pad_left = int_len;
+    if (f.exp_format) {
+      f.exp_size = exp_len - 1;  // digits, without the exponent's sign
+      f.precision = f.min_digits = frac_len;
+      f.trim = trim_mode::none;
+      f.pad_right = f.exp_size + 2 + f.precision;
+    } else {
+      f.pad_right = frac_len;
+    }
+  }
+  if (any_nonfinite) {  // room for nan and inf (with a sign when needed)
+    const int offset = f.pad_right + 1;
+    const int inf_len = 3 + ((sign || neg_inf) ? 1 : 0);
+    if (3 - offset > f.pad_left) f.pad_left = 3 - offset;
+    if (inf_len - offset > f.pad_left) f.pad_left = inf_len - offset;
+  }
+  return f;
+}
+
+constexpr void format_with_layout(small_text& t, const float_layout& f, const float_parts& p) {
+  if (p.nan || p.inf) {
+    small_text r;
+    if (p.nan) {
+      if (f.sign) r.put('+');
+      r.put("nan");
+    } else {
+      if (p.neg || f.sign) r.put(p.neg ? '-' : '+');
+      r.put("inf");
+    }
+    t.spaces(f.pad_left + f.pad_right + 1 - r.n);
+    t.put(r.view());
+    return;
+  }
+  float_options o;
+  o.scientific = f.exp_format;
+  o.mode = cutoff_mode::fraction;
+  o.precision = f.precision;
+  o.min_digits = f.min_digits;
+  o.sign = f.sign;
+  o.trim = f.trim;
+  o.pad_left = f.pad_left;
+  if (f.exp_format) {
+    o.exp_digits = f.exp_size;
+  } else {
+    o.pad_right = f.pad_right;
+  }
+  format_float(t, p, o);
+}
+
+// array2string of an array literal (rank >= 1).
+class array_printer {
+ public:
+  constexpr array_printer(const graph& g, const lit& l, text_sink& s)
+      : g_(g), l_(l), s_(s), w_(slots_per_value(l.dt)), rank_(l.dim_count) {
+    std::uint64_t size = 1;
+    for (std::uint32_t k = 0; k != rank_; ++k) size *= dim(k);
+    summarize_ = size > threshold;
+  }
+
+  constexpr void print() {
+    for (std::uint32_t k = 0; k != rank_; ++k)
+      if (dim(k) == 0) {
+        s_.put("[]");
+        return;
+      }
+    collect_shown(0, 0);
+    switch (l_.dt) {
+      case dtype::float16: case dtype::float32: case dtype::float64:
+        real_ = make_float_layout(g_, l_, shown_, 0, false);
+        break;
+      case dtype::complex64: case dtype::complex128:
+        real_ = make_float_layout(g_, l_, shown_, 0, false);
+        imag_ = make_float_layout(g_, l_, shown_, 1, true);
+        break;
+      default:
+        if (is_integer(l_.dt)) {
+          for (std::uint32_t i : shown_) {
+            small_text t;
+            put_integer(t, l_.dt, value(i)[0]);
+            if (t.n > int_width_) int_width_ = t.n;
+          }
+        }
+        break;
+    }
+    put('[');
+    print_axis(0, 0);
+  }
+
+ private:
+  static constexpr std::uint64_t threshold = 1000, edge = 3, line_width = 75;
+
+  constexpr std::uint64_t dim(std::uint32_t k) const {
+    return static_cast<std::uint64_t>(g_.dims[l_.dim_begin + k]);
+  }
+  constexpr const std::uint64_t* value(std::uint64_t i) const {
+    return &g_.vals[l_.val_begin + i * w_];
+  }
+  constexpr std::string_view bytes_at(std::uint64_t i) const {
+    const std::uint64_t* v = value(i);
+    return g_.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1]));
+  }
+  // Elements shown along axis k (all, or edge items at each end) and the index of the j-th.
+  constexpr std::uint64_t shown_count(std::uint32_t k) const {
+    return summarize_ && dim(k) > 2 * edge ? 2 * edge : dim(k);
+  }
+  constexpr std::uint64_t shown_index(std::uint32_t k, std::uint64_t j) const {
+    return shown_count(k) == dim(k) || j < edge ? j : dim(k) - 2 * edge + j;
+  }
+  constexpr std::uint64_t stride(std::uint32_t k) const {
+    std::uint64_t r = 1;
+    for (std::uint32_t a = k + 1; a < rank_; ++a) r *= dim(a);
+    return r;
+  }
+  // numpy sizes the columns from the shown elements only.
+  constexpr void collect_shown(std::uint32_t k, std::uint64_t offset) {
+    const std::uint64_t n = shown_count(k), st = stride(k);
+    for (std::uint64_t j = 0; j != n; ++j) {
+      const std::uint64_t at = offset + shown_index(k, j) * st;
+      if (k + 1 == rank_) {
+        shown_.push_back(static_cast<std::uint32_t>(at));
+      } else {
+        collect_shown(k + 1, at);
+      }
+    }
+  }
+
+  // Output with line tracking: spaces are held back, so a line that wraps loses its trailing ones
+  // (numpy's rstrip).
+  constexpr void put(char c) {
+    if (c == ' ') {
+      ++pending_;
+    } else {
+      for (; pending_; --pending_) s_.put(' ');
+      s_.put(c);
+    }
+    ++col_;
+  }
+  constexpr void put(std::string_view text) {
+    for (char c : text) put(c);
+  }
+  constexpr void new_line() {
+    pending_ = 0;
+    s_.put('\n');
+    col_ = 0;
+  }
+
+  constexpr void element(std::uint64_t i, small_text& t) const {
+    const std::uint64_t* v = value(i);
+    switch (l_.dt) {
+      case dtype::bool_:
+        t.put(v[0] ? " True" : "False");
+        return;
+      case dtype::float16: case dtype::float32: case dtype::float64:
+        format_with_layout(t, real_, float_parts_of(l_.dt, v[0]));
+        return;
+      case dtype::bfloat16:  // not a numpy floating type: each element is its repr
+        format_general6(t, float_parts_of(l_.dt, v[0]));
+        return;
+      case dtype::complex64: case dtype::complex128: {
+        format_with_layout(t, real_, float_parts_of(l_.dt, v[0]));
+        small_text im;
+        format_with_layout(im, imag_, float_parts_of(l_.dt, v[1]));
+        int end = im.n;  // 'j' goes before the imaginary part's padding
+        while (end > 0 && im.c[end - 1] == ' ') --end;
+        for (int k = 0; k < end; ++k) t.put(im.c[k]);
+        t.put('j');
+        for (int k = end; k < im.n; ++k) t.put(im.c[k]);
+        return;
+      }
+      default: {
+        small_text digits;
+        put_integer(digits, l_.dt, v[0]);
+        t.spaces(int_width_ - digits.n);
+        t.put(digits.view());
+        return;
+      }
+    }
+  }
+
+  // One word of a row: on a new line if it would pass the row's width (and the line holds more
+  // than its indent).
+  constexpr void word(std::size_t len) {
+    const std::size_t limit = line_width - rank_;  // room left for the closing brackets
+    if (col_ + len > limit && col_ > rank_) {
+      new_line();
+      for (std::uint32_t k = 0; k != rank_; ++k) put(' ');
+    }
+  }
+  constexpr void element_word(std::uint64_t i) {
+    if (l_.dt == dtype::str) {  // no copy: measured, then written straight out (it starts with 'b')
+      text_sink t{};
+      put_bytes_repr(t, bytes_at(i));
+      word(t.n);
+      for (; pending_; --pending_) s_.put(' ');
+      put_bytes_repr(s_, bytes_at(i));
+      col_ += t.n;
+      return;
+    }
+    small_text t;
+    element(i, t);
+    word(static_cast<std::size_t>(t.n));
+    put(t.view());
+  }
+
+  // Axis k of the subarray at flat offset; its '[' is already written.
+  constexpr void print_axis(std::uint32_t k, std::uint64_t offset) {
+    const std::uint64_t n = shown_count(k), st = stride(k);
+    const bool summary = n != dim(k);
+    if (k + 1 == rank_) {
+      for (std::uint64_t j = 0; j != n; ++j) {
+        if (summary && j == edge) {
+          word(3);
+          put("... ");
+        }
+        element_word(offset + shown_index(k, j));
+        if (j + 1 != n) put(' ');
+      }
+      put(']');
+      return;
+    }
+    // Rows of higher axes: a line break per axis left below this one, then the indent.
+    auto separate = [&] {
+      for (std::uint32_t a = k + 1; a != rank_; ++a) new_line();
+      for (std::uint32_t a = 0; a <= k; ++a) put(' ');
+    };
+    for (std::uint64_t j = 0; j != n; ++j) {
+      if (j) separate();
+      if (summary && j == edge) {
+        put("...");
+        separate();
+      }
+      put('[');
+      print_axis(k + 1, offset + shown_index(k, j) * st);
+    }
+    put(']');
+  }
+
+  const graph& g_;
+  const lit& l_;
+  text_sink& s_;
+  std::uint32_t w_, rank_;
+  bool summarize_ = false;
+  std::vector<std::uint32_t> shown_;
+  float_layout real_{}, imag_{};
+  int int_width_ = 0;
+  std::size_t col_ = 0, pending_ = 0;
+};
+
+// numpy's str() of a literal. A line break inside a literal is kept as is, even in the compact
+// form (Python prints the same).
+constexpr void print_literal(const graph& g, const lit& l, text_sink& s) {
   if (l.dim_count == 0) {
     print_scalar(g, l.dt, &g.vals[l.val_begin], s);
     return;
   }
-  const std::uint32_t count = l.val_count / w;
-  std::size_t width = 0;
-  for (std::uint32_t i = 0; i != count; ++i) {
-    text_sink c{};
-    print_scalar(g, l.dt, &g.vals[l.val_begin + i * w], c);
-    if (c.n > width) width = c.n;
-  }
-  // Row-major walk: open brackets at each dimension boundary.
-  std::uint32_t rank = l.dim_count;
-  auto dim = [&](std::uint32_t k) { return static_cast<std::uint64_t>(g.dims[l.dim_begin + k]); };
-  for (std::uint32_t k = 0; k != rank; ++k) s.put('[');
-  for (std::uint32_t i = 0; i != count; ++i) {
-    if (i) {
-      // How many dimensions close at this boundary.
-      std::uint32_t closed = 0;
-      std::uint64_t stride = 1;
-      for (std::uint32_t k = rank; k-- > 0;) {
-        stride *= dim(k);
-        if (i % stride == 0) ++closed;
-        else break;
-      }
-      for (std::uint32_t k = 0; k != closed; ++k) s.put(']');
-      if (closed) {
-        for (std::uint32_t k = 0; k != closed; ++k) s.put('\n');
-        for (std::uint32_t k = 0; k != rank - closed; ++k) s.put(' ');
-        for (std::uint32_t k = 0; k != closed; ++k) s.put('[');
-      } else {
-        s.put(' ');
-      }
-    }
-    text_sink c{};
-    print_scalar(g, l.dt, &g.vals[l.val_begin + i * w], c);
-    for (std::size_t p = c.n; p < width; ++p) s.put(' ');
-    print_scalar(g, l.dt, &g.vals[l.val_begin + i * w], s);
-  }
-  for (std::uint32_t k = 0; k != rank; ++k) s.put(']');
+  array_printer(g, l, s).print();
 }
 
 }  // namespace ctff::detail
