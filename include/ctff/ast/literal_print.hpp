@@ -136,11 +136,11 @@ constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
 
 // Fills the layout from the shown elements: part 0 of each (floats, real parts) or part 1
 // (imaginary parts).
-constexpr float_layout make_float_layout(const graph& g, const lit& l,
+constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
                                          const std::vector<std::uint32_t>& shown, std::uint32_t part,
                                          bool sign) {
-  const std::uint32_t w = slots_per_value(l.dt);
-  auto parts_at = [&](std::uint32_t i) { return float_parts_of(l.dt, g.vals[l.val_begin + i * w + part]); };
+  const std::uint32_t w = slots_per_value(dt);
+  auto parts_at = [&](std::uint32_t i) { return float_parts_of(dt, vals[i * w + part]); };
   float_layout f;
   f.sign = sign;
   bool any_finite = false, any_nonfinite = false, neg_inf = false, any_nonzero = false;
@@ -159,7 +159,7 @@ constexpr float_layout make_float_layout(const graph& g, const lit& l,
     any_nonzero = true;
   }
   if (any_nonzero)
-    f.exp_format = max_val >= 1e8 || min_val < 1e-4 || ratio_above_1000(l.dt, max_val, min_val);
+    f.exp_format = max_val >= 1e8 || min_val < 1e-4 || ratio_above_1000(dt, max_val, min_val);
   if (!any_finite) {
     f.pad_left = f.pad_right = 0;
   } else {
@@ -234,37 +234,42 @@ constexpr void format_with_layout(small_text& t, const float_layout& f, const fl
   format_float(t, p, o);
 }
 
-// array2string of an array literal (rank >= 1).
+// array2string of an array literal (rank >= 1). (Hot paths index raw pointers and avoid small
+// helper calls: each call is costly in g++'s constant evaluation.)
 class array_printer {
  public:
   constexpr array_printer(const graph& g, const lit& l, text_sink& s)
-      : g_(g), l_(l), s_(s), w_(slots_per_value(l.dt)), rank_(l.dim_count) {
-    std::uint64_t size = 1;
-    for (std::uint32_t k = 0; k != rank_; ++k) size *= dim(k);
-    summarize_ = size > threshold;
-  }
+      : g_(g), dt_(l.dt), s_(s), w_(slots_per_value(l.dt)), rank_(l.dim_count),
+        vals_(g.vals.data() + l.val_begin), dims_(g.dims.data() + l.dim_begin) {}
 
   constexpr void print() {
-    for (std::uint32_t k = 0; k != rank_; ++k)
-      if (dim(k) == 0) {
-        s_.put("[]");
-        return;
-      }
+    std::uint64_t size = 1;
+    for (std::uint32_t k = 0; k != rank_; ++k) size *= dim(k);
+    if (size == 0) {
+      s_.put("[]");
+      return;
+    }
+    // Elements shown along each axis: all, or edge items at each end when summarising.
+    strides_.assign(rank_, 1);
+    shown_n_.assign(rank_, 0);
+    for (std::uint32_t k = rank_; k-- > 0;) {
+      if (k + 1 < rank_) strides_[k] = strides_[k + 1] * dim(k + 1);
+      shown_n_[k] = size > threshold && dim(k) > 2 * edge ? 2 * edge : dim(k);
+    }
     collect_shown(0, 0);
-    switch (l_.dt) {
+    switch (dt_) {
       case dtype::float16: case dtype::float32: case dtype::float64:
-        real_ = make_float_layout(g_, l_, shown_, 0, false);
+        real_ = make_float_layout(dt_, vals_, shown_, 0, false);
         break;
       case dtype::complex64: case dtype::complex128:
-        real_ = make_float_layout(g_, l_, shown_, 0, false);
-        imag_ = make_float_layout(g_, l_, shown_, 1, true);
+        real_ = make_float_layout(dt_, vals_, shown_, 0, false);
+        imag_ = make_float_layout(dt_, vals_, shown_, 1, true);
         break;
       default:
-        if (is_integer(l_.dt)) {
+        if (is_integer(dt_)) {
           for (std::uint32_t i : shown_) {
-            small_text t;
-            put_integer(t, l_.dt, value(i)[0]);
-            if (t.n > int_width_) int_width_ = t.n;
+            const int n = integer_length(vals_[i]);
+            if (n > int_width_) int_width_ = n;
           }
         }
         break;
@@ -276,33 +281,19 @@ class array_printer {
  private:
   static constexpr std::uint64_t threshold = 1000, edge = 3, line_width = 75;
 
-  constexpr std::uint64_t dim(std::uint32_t k) const {
-    return static_cast<std::uint64_t>(g_.dims[l_.dim_begin + k]);
-  }
-  constexpr const std::uint64_t* value(std::uint64_t i) const {
-    return &g_.vals[l_.val_begin + i * w_];
+  constexpr std::uint64_t dim(std::uint32_t k) const { return static_cast<std::uint64_t>(dims_[k]); }
+  // The j-th shown index along axis k.
+  constexpr std::uint64_t shown_index(std::uint32_t k, std::uint64_t j) const {
+    return shown_n_[k] == dim(k) || j < edge ? j : dim(k) - 2 * edge + j;
   }
   constexpr std::string_view bytes_at(std::uint64_t i) const {
-    const std::uint64_t* v = value(i);
+    const std::uint64_t* v = vals_ + i * w_;
     return g_.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1]));
-  }
-  // Elements shown along axis k (all, or edge items at each end) and the index of the j-th.
-  constexpr std::uint64_t shown_count(std::uint32_t k) const {
-    return summarize_ && dim(k) > 2 * edge ? 2 * edge : dim(k);
-  }
-  constexpr std::uint64_t shown_index(std::uint32_t k, std::uint64_t j) const {
-    return shown_count(k) == dim(k) || j < edge ? j : dim(k) - 2 * edge + j;
-  }
-  constexpr std::uint64_t stride(std::uint32_t k) const {
-    std::uint64_t r = 1;
-    for (std::uint32_t a = k + 1; a < rank_; ++a) r *= dim(a);
-    return r;
   }
   // numpy sizes the columns from the shown elements only.
   constexpr void collect_shown(std::uint32_t k, std::uint64_t offset) {
-    const std::uint64_t n = shown_count(k), st = stride(k);
-    for (std::uint64_t j = 0; j != n; ++j) {
-      const std::uint64_t at = offset + shown_index(k, j) * st;
+    for (std::uint64_t j = 0; j != shown_n_[k]; ++j) {
+      const std::uint64_t at = offset + shown_index(k, j) * strides_[k];
       if (k + 1 == rank_) {
         shown_.push_back(static_cast<std::uint32_t>(at));
       } else {
@@ -310,20 +301,50 @@ class array_printer {
       }
     }
   }
+  constexpr int integer_length(std::uint64_t v) const {
+    int n = 1;
+    if (is_signed_int(dt_) && static_cast<std::int64_t>(v) < 0) {
+      ++n;
+      v = std::uint64_t{0} - v;
+    }
+    for (; v >= 10; v /= 10) ++n;
+    return n;
+  }
 
   // Output with line tracking: spaces are held back, so a line that wraps loses its trailing ones
   // (numpy's rstrip).
+  constexpr void flush_spaces() {
+    constexpr std::string_view blanks = "                                ";
+    while (pending_) {
+      const std::size_t k = pending_ < blanks.size() ? pending_ : blanks.size();
+      s_.put(blanks.substr(0, k));
+      pending_ -= k;
+    }
+  }
   constexpr void put(char c) {
     if (c == ' ') {
       ++pending_;
     } else {
-      for (; pending_; --pending_) s_.put(' ');
+      flush_spaces();
       s_.put(c);
     }
     ++col_;
   }
   constexpr void put(std::string_view text) {
-    for (char c : text) put(c);
+    std::size_t i = 0;
+    while (i != text.size()) {
+      if (text[i] == ' ') {
+        ++pending_;
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j != text.size() && text[j] != ' ') ++j;
+      flush_spaces();
+      s_.put(text.substr(i, j - i));
+      i = j;
+    }
+    col_ += text.size();
   }
   constexpr void new_line() {
     pending_ = 0;
@@ -332,21 +353,21 @@ class array_printer {
   }
 
   constexpr void element(std::uint64_t i, small_text& t) const {
-    const std::uint64_t* v = value(i);
-    switch (l_.dt) {
+    const std::uint64_t* v = vals_ + i * w_;
+    switch (dt_) {
       case dtype::bool_:
         t.put(v[0] ? " True" : "False");
         return;
       case dtype::float16: case dtype::float32: case dtype::float64:
-        format_with_layout(t, real_, float_parts_of(l_.dt, v[0]));
+        format_with_layout(t, real_, float_parts_of(dt_, v[0]));
         return;
       case dtype::bfloat16:  // not a numpy floating type: each element is its repr
-        format_general6(t, float_parts_of(l_.dt, v[0]));
+        format_general6(t, float_parts_of(dt_, v[0]));
         return;
       case dtype::complex64: case dtype::complex128: {
-        format_with_layout(t, real_, float_parts_of(l_.dt, v[0]));
+        format_with_layout(t, real_, float_parts_of(dt_, v[0]));
         small_text im;
-        format_with_layout(im, imag_, float_parts_of(l_.dt, v[1]));
+        format_with_layout(im, imag_, float_parts_of(dt_, v[1]));
         int end = im.n;  // 'j' goes before the imaginary part's padding
         while (end > 0 && im.c[end - 1] == ' ') --end;
         for (int k = 0; k < end; ++k) t.put(im.c[k]);
@@ -354,31 +375,37 @@ class array_printer {
         for (int k = end; k < im.n; ++k) t.put(im.c[k]);
         return;
       }
-      default: {
-        small_text digits;
-        put_integer(digits, l_.dt, v[0]);
-        t.spaces(int_width_ - digits.n);
-        t.put(digits.view());
+      default: {  // integers, right-aligned
+        std::uint64_t u = v[0];
+        const bool neg = is_signed_int(dt_) && static_cast<std::int64_t>(u) < 0;
+        if (neg) u = std::uint64_t{0} - u;
+        const int len = integer_length(v[0]);
+        t.spaces(int_width_ - len);
+        if (neg) t.put('-');
+        t.n += len - (neg ? 1 : 0);
+        for (int k = t.n - 1; k >= t.n - len + (neg ? 1 : 0); --k, u /= 10)
+          t.c[k] = static_cast<char>('0' + u % 10);
         return;
       }
     }
   }
 
-  // One word of a row: on a new line if it would pass the row's width (and the line holds more
-  // than its indent).
+  // Starts a new line when a word of len characters would pass the row's width (and the line
+  // holds more than its indent).
   constexpr void word(std::size_t len) {
     const std::size_t limit = line_width - rank_;  // room left for the closing brackets
     if (col_ + len > limit && col_ > rank_) {
       new_line();
-      for (std::uint32_t k = 0; k != rank_; ++k) put(' ');
+      pending_ = rank_;
+      col_ = rank_;
     }
   }
   constexpr void element_word(std::uint64_t i) {
-    if (l_.dt == dtype::str) {  // no copy: measured, then written straight out (it starts with 'b')
+    if (dt_ == dtype::str) {  // no copy: measured, then written straight out (it starts with 'b')
       text_sink t{};
       put_bytes_repr(t, bytes_at(i));
       word(t.n);
-      for (; pending_; --pending_) s_.put(' ');
+      flush_spaces();
       put_bytes_repr(s_, bytes_at(i));
       col_ += t.n;
       return;
@@ -391,7 +418,7 @@ class array_printer {
 
   // Axis k of the subarray at flat offset; its '[' is already written.
   constexpr void print_axis(std::uint32_t k, std::uint64_t offset) {
-    const std::uint64_t n = shown_count(k), st = stride(k);
+    const std::uint64_t n = shown_n_[k], st = strides_[k];
     const bool summary = n != dim(k);
     if (k + 1 == rank_) {
       for (std::uint64_t j = 0; j != n; ++j) {
@@ -408,7 +435,8 @@ class array_printer {
     // Rows of higher axes: a line break per axis left below this one, then the indent.
     auto separate = [&] {
       for (std::uint32_t a = k + 1; a != rank_; ++a) new_line();
-      for (std::uint32_t a = 0; a <= k; ++a) put(' ');
+      pending_ = k + 1;
+      col_ = k + 1;
     };
     for (std::uint64_t j = 0; j != n; ++j) {
       if (j) separate();
@@ -423,10 +451,12 @@ class array_printer {
   }
 
   const graph& g_;
-  const lit& l_;
+  dtype dt_;
   text_sink& s_;
   std::uint32_t w_, rank_;
-  bool summarize_ = false;
+  const std::uint64_t* vals_;
+  const std::int64_t* dims_;
+  std::vector<std::uint64_t> strides_, shown_n_;
   std::vector<std::uint32_t> shown_;
   float_layout real_{}, imag_{};
   int int_width_ = 0;
