@@ -9,6 +9,8 @@
 
 #include <ctff/ctff.hpp>
 
+#include "parse_back.hpp"
+
 namespace {
 
 using clients_i32 = ctff::at_clients<std::int32_t>;
@@ -68,6 +70,7 @@ TEST_CASE("zip of two sums binds left to right", "[order]") {
   auto r = runtime_two<"o">(zip_of_sums, 1);
   CHECK(r.compact() == python);
   CHECK(r.bytes() == c.bytes());
+  ctff_test::require_parses(c.bytes());
 }
 
 TEST_CASE("struct of two computation calls binds left to right", "[order]") {
@@ -80,6 +83,7 @@ TEST_CASE("struct of two computation calls binds left to right", "[order]") {
   auto r = runtime_scalars<"s">(struct_of_calls, 1);
   CHECK(r.compact() == python);
   CHECK(r.bytes() == c.bytes());
+  ctff_test::require_parses(c.bytes());
 }
 
 TEST_CASE("nested sibling groups keep Python's order", "[order]") {
@@ -94,6 +98,7 @@ TEST_CASE("nested sibling groups keep Python's order", "[order]") {
   auto r = runtime_two<"n">(nested_groups, 1);
   CHECK(r.compact() == python);
   CHECK(r.bytes() == c.bytes());
+  ctff_test::require_parses(c.bytes());
 }
 
 TEST_CASE("a parenthesised std::tuple result binds left to right", "[order]") {
@@ -107,6 +112,7 @@ TEST_CASE("a parenthesised std::tuple result binds left to right", "[order]") {
   auto r = runtime_scalars<"t">(paren_tuple, 1);
   CHECK(r.compact() == python);
   CHECK(r.bytes() == c.bytes());
+  ctff_test::require_parses(c.bytes());
 }
 
 TEST_CASE("named values are never moved", "[order]") {
@@ -118,4 +124,5 @@ TEST_CASE("named values are never moved", "[order]") {
   auto r = runtime_two<"m">(named_first, 1);
   CHECK(r.compact() == python);
   CHECK(r.bytes() == c.bytes());
+  ctff_test::require_parses(c.bytes());
 }

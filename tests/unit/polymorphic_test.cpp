@@ -16,6 +16,7 @@
 
 #include "ctff/ctff.hpp"
 #include "ctff/proto.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -87,6 +88,7 @@ void require_proto(const C& c, const std::string& expected_text) {
 
 template <class A, class B>
 void require_same_outputs(const A& a, const B& b) {
+  ctff_test::require_parses(a.bytes());
   CHECK(a.bytes() == b.bytes());
   CHECK(a.compact() == b.compact());
   CHECK(a.formatted() == b.formatted());
