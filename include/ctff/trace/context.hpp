@@ -104,12 +104,14 @@ constexpr void release(trace_ctx* c) {
 
 // Counts the value handles naming a node (a Reference to a bound call counts on the call), so that
 // restore_order can tell a binding that a variable still holds from one whose handles are gone.
-constexpr void track(location l, int delta) {
-  l = resolve(l);
-  if (!l.ctx) return;
-  node* n = &l.ctx->nodes[l.id];
-  if (n->kind == node_kind::symbol_ref) n = &l.ctx->nodes[n->a];
-  n->live = static_cast<std::uint32_t>(static_cast<int>(n->live) + delta);
+constexpr void track(const location& l, int delta) {
+  trace_ctx* c = l.ctx;
+  if (!c) return;
+  std::uint32_t id = l.id;
+  for (; c->forward; c = c->forward) id += c->node_offset;
+  node* n = &c->nodes[id];
+  if (n->kind == node_kind::symbol_ref) n = &c->nodes[n->a];
+  n->live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
 }
 
 constexpr trace_ctx* new_floating() {
