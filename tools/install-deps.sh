@@ -18,6 +18,7 @@ packages=(
   libbenchmark-dev
   clang-16
   libclang-rt-16-dev
+  python3
 )
 if [[ ${1:-} == --bench ]]; then
   packages+=(jq gnuplot-nox time)

@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""Differential test driver: generates programs (gen.py), builds them with every compiler given,
+runs them, and compares, per program, the four byte strings (compile time / run time x each
+compiler) plus the printed forms; every byte string must parse with protobuf.
+
+    run.py --compiler g++-12 --compiler clang++-16 --count 300 --seed 1 \\
+           --ctff-include include --proto-include build/gcc/proto/gen \\
+           --proto-lib build/gcc/proto/libctff_proto.a --work build/gcc/differential \\
+           --cache build/differential-cache
+
+Objects are cached by content (program source, ctff headers, compiler and flags) in --cache, so a
+second build tree that runs the same test with the same compilers only links and runs. Exit status:
+0 when every program agrees everywhere, 1 otherwise (the failing programs are listed with their
+seed; their standalone sources are written to WORK/failures/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen  # noqa: E402
+
+COMMON_FLAGS = ["-std=c++20", "-O0", "-g0", "-Wall", "-Wextra", "-Wpedantic"]
+GNU_FLAGS = ["-fconstexpr-ops-limit=1073741824", "-fconstexpr-loop-limit=16777216"]
+CLANG_FLAGS = ["-fconstexpr-steps=268435456"]
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+class Compiler:
+    def __init__(self, path, extra_flags):
+        self.path = path
+        v = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout
+        self.version = v.splitlines()[0]
+        self.clang = "clang" in v.lower()
+        self.name = os.path.basename(path)
+        self.flags = COMMON_FLAGS + (CLANG_FLAGS if self.clang else GNU_FLAGS) + extra_flags
+
+
+def sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def tree_hash(root: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*")):
+        if f.is_file():
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:24]
+
+
+class Batch:
+    def __init__(self, index, programs):
+        self.index = index
+        self.programs = programs  # [(seed, source)]
+
+    def source(self, excluded):
+        out = [gen.PRELUDE]
+        ranges = []  # (first line, last line, seed)
+        line = gen.PRELUDE.count("\n") + 1
+        for seed, src in self.programs:
+            if seed in excluded:
+                continue
+            n = src.count("\n") + 1
+            ranges.append((line, line + n - 1, seed))
+            out.append(src)
+            line += n
+        return "\n".join(out) + "\n", ranges
+
+
+CONTEXT = re.compile(r"^In file included from|^\s+from |^[^\s:]+: In |"
+                     r"^[^\s:]+:\d+:\d+:\s+(required|in .constexpr|recursively)")
+
+
+def diagnostics(stderr):
+    """Groups compiler output into diagnostics: [(kind, lines)], kind 'error' or 'warning'. g++ puts
+    the instantiation context before the message, clang puts it in notes after it."""
+    groups, pending, cur = [], [], None
+    main = re.compile(r": (?:fatal )?(error|warning):")
+    for l in stderr.splitlines():
+        m = main.search(l)
+        if m and ": note:" not in l:
+            cur = (m.group(1), pending + [l])
+            groups.append(cur)
+            pending = []
+        elif CONTEXT.match(l):
+            cur = None
+            pending.append(l)
+        elif cur is not None:  # notes and source excerpts
+            cur[1].append(l)
+        else:
+            pending.append(l)
+    return groups
+
+
+def message(lines):
+    """The main line of a diagnostic, plus the ctff: message a failed constant evaluation shows
+    only in a source excerpt or note."""
+    main = next((l for l in lines if re.search(r": (?:fatal )?(error|warning):", l) and ": note:" not in l), "")
+    main = main.strip()
+    if "ctff: " not in main:
+        # A ctff: error raised during constant evaluation: the message is in the source there.
+        m = re.match(r"(/\S+\.hpp):(\d+):", main)
+        if m and os.path.exists(m.group(1)):
+            src = Path(m.group(1)).read_text().splitlines()[int(m.group(2)) - 1:int(m.group(2)) + 4]
+            text = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', " ".join(src)))
+            if "ctff: " in text:
+                main += "  [" + text[text.index("ctff: "):] + "]"
+    if "ctff: " not in main and "constant expression" in main:
+        # clang names the cause of a failed constant evaluation in the first note.
+        skip = ("in call to", "instantiation", "requested here", "declared here", "expanded from",
+                "while ", "in 'constexpr' expansion", "required from", "skipping", "initializer of")
+        for l in lines:
+            if ": note:" in l and not any(k in l for k in skip):
+                main += "  [note: " + l.split(": note:", 1)[1].strip() + "]"
+                break
+    return shorten(main)[:700]
+
+
+def shorten(text):
+    """Template argument lists collapsed: ctff's type names run to kilobytes."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "<":
+            depth += 1
+            if depth == 1:
+                out.append("<")
+            elif depth == 2:
+                out.append("...")
+            continue
+        if ch == ">" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append(">")
+            continue
+        if depth <= 1:
+            out.append(ch)
+    return "".join(out)
+
+
+def seeds_named(lines, tu_name, ranges):
+    seeds = set()
+    pat = re.compile(re.escape(tu_name) + r":(\d+)(?::\d+)?")
+    for l in lines:
+        for m in pat.finditer(l):
+            n = int(m.group(1))
+            for a, b, s in ranges:
+                if a <= n <= b:
+                    seeds.add(s)
+    return seeds
+
+
+def classify(msg):
+    if "ctff:" in msg and "static assert" in msg:
+        return "type rule (generator bug?)"
+    if "[ctff:" in msg:
+        return "trace rule"
+    return "compile error"
+
+
+class Driver:
+    def __init__(self, args):
+        self.args = args
+        self.work = Path(args.work).resolve()
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.cache = Path(args.cache).resolve() if args.cache else self.work / "cache"
+        self.cache.mkdir(parents=True, exist_ok=True)
+        self.compilers = [Compiler(c, args.flag or []) for c in args.compiler]
+        self.include = Path(args.ctff_include).resolve()
+        self.headers_hash = tree_hash(self.include / "ctff")
+        self.harness_hash = sha((HERE / "harness.hpp").read_bytes())  # harness_main.cpp: its own text
+        self.failures = defaultdict(list)  # seed -> [(kind, detail)]
+        self.sources = {}
+        self.timing = Counter()
+        self.compiled = {}
+
+    def fail(self, seed, kind, detail):
+        self.failures[seed].append((kind, detail))
+
+    # --- compiling ----------------------------------------------------------------------------
+
+    def compile(self, comp: Compiler, src_text: str, tag: str, extra_includes=()):
+        """Compiles src_text; returns (object path or None, stderr). Cached by content."""
+        key = sha(comp.path, comp.version, comp.flags, self.headers_hash, self.harness_hash, src_text,
+                  *extra_includes)
+        obj = self.cache / f"{comp.name}-{key}.o"
+        log_file = self.cache / f"{comp.name}-{key}.log"
+        if obj.exists():
+            return obj, log_file.read_text() if log_file.exists() else ""
+        if log_file.exists() and not obj.exists() and (self.cache / f"{comp.name}-{key}.failed").exists():
+            return None, log_file.read_text()
+        srcdir = self.work / "src" / comp.name
+        srcdir.mkdir(parents=True, exist_ok=True)
+        src = srcdir / f"{tag}.cpp"
+        src.write_text(src_text)
+        tmp = obj.with_suffix(f".tmp{os.getpid()}")
+        cmd = [comp.path, *comp.flags, f"-I{self.include}", f"-I{HERE}",
+               *[f"-I{i}" for i in extra_includes], "-c", str(src), "-o", str(tmp)]
+        t0 = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        self.timing[f"compile {comp.name}"] += time.time() - t0
+        log_file.write_text(r.stderr)
+        if r.returncode != 0:
+            (self.cache / f"{comp.name}-{key}.failed").write_text("")
+            tmp.unlink(missing_ok=True)
+            return None, r.stderr
+        tmp.replace(obj)
+        return obj, r.stderr
+
+    def compile_batch(self, comp: Compiler, batch: Batch):
+        """Compiles a batch, dropping programs that fail to compile; returns (object, seeds)."""
+        excluded = set()
+        tag = f"batch{batch.index}"
+        for _ in range(4):
+            text, ranges = batch.source(excluded)
+            if not ranges:
+                return None, []
+            obj, err = self.compile(comp, text, tag)
+            diags = diagnostics(err)
+            for kind, lines in diags:
+                if kind == "warning" and any("/include/ctff/" in l for l in lines[-1:] + [message(lines)]):
+                    for s in seeds_named(lines, tag + ".cpp", ranges) or {r[2] for r in ranges}:
+                        self.fail(s, f"warning in ctff ({comp.name})", message(lines))
+            if obj is not None:
+                return obj, [r[2] for r in ranges]
+            bad = set()
+            for kind, lines in diags:
+                if kind != "error":
+                    continue
+                msg = message(lines)
+                for s in seeds_named(lines, tag + ".cpp", ranges) - excluded:
+                    if s not in bad:
+                        self.fail(s, f"{classify(msg)} ({comp.name})", msg)
+                    bad.add(s)
+            if not bad:
+                break
+            excluded |= bad
+        # Not attributable (or still failing): compile the remaining programs one by one.
+        objs, good = [], []
+        text, ranges = batch.source(excluded)
+        for a, b, s in ranges:
+            one = Batch(batch.index, [(s, dict(batch.programs)[s])])
+            t, rr = one.source(set())
+            o, e = self.compile(comp, t, f"single{s}")
+            if o is None:
+                msgs = [message(ls) for k, ls in diagnostics(e) if k == "error"] or [e.strip()[-300:]]
+                self.fail(s, f"{classify(msgs[0])} ({comp.name})", msgs[0])
+            else:
+                objs.append(o)
+                good.append(s)
+        return objs, good
+
+    def harness_obj(self, comp):
+        text = (HERE / "harness_main.cpp").read_text()
+        pb = Path(self.args.proto_include) / "federated_language/proto/computation.pb.h"
+        obj, err = self.compile(comp, text + f"\n// {sha(pb.read_bytes())}\n", "harness_main",
+                                extra_includes=(str(Path(self.args.proto_include).resolve()),))
+        if obj is None:
+            raise SystemExit(f"harness_main.cpp does not compile with {comp.name}:\n{err}")
+        return obj
+
+    def link(self, comp, objs, out):
+        cmd = [comp.path, *map(str, objs), str(Path(self.args.proto_lib).resolve()), "-lprotobuf", "-pthread",
+               "-o", str(out)]
+        t0 = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        self.timing[f"link {comp.name}"] += time.time() - t0
+        if r.returncode != 0:
+            raise SystemExit(f"link failed ({comp.name}):\n{r.stderr}")
+
+    # --- running ------------------------------------------------------------------------------
+
+    def run_exe(self, comp, exe, seeds):
+        """Runs exe on seeds; returns {seed: {field: value}}. A crash fails that program only."""
+        results = {}
+        todo = list(seeds)
+        t0 = time.time()
+        while todo:
+            r = subprocess.run([str(exe), *map(str, todo)], capture_output=True, text=True,
+                               timeout=self.args.timeout)
+            cur = None
+            for l in r.stdout.splitlines():
+                if l.startswith("program "):
+                    cur = int(l.split()[1])
+                    results[cur] = {}
+                elif l == "end":
+                    results[cur]["done"] = True
+                    cur = None
+                elif cur is not None:
+                    k, _, v = l.partition(" ")
+                    results[cur][k] = v
+            if r.returncode == 0:
+                break
+            crashed = cur
+            if crashed is None:
+                for s in todo:
+                    self.fail(s, f"crash ({comp.name})", f"exit {r.returncode}: {r.stderr[-400:]}")
+                break
+            self.fail(crashed, f"crash ({comp.name})", f"exit {r.returncode}: {r.stderr.strip()[-600:]}")
+            results.pop(crashed, None)
+            todo = todo[todo.index(crashed) + 1:]
+        self.timing[f"run {comp.name}"] += time.time() - t0
+        return results
+
+    # --- main ---------------------------------------------------------------------------------
+
+    def generate(self):
+        t0 = time.time()
+        progs = []
+        for seed in range(self.args.seed, self.args.seed + self.args.count):
+            try:
+                p = gen.program(seed)
+                src = p.emit(f"p{seed}")
+            except Exception as e:  # a generator bug: report it, keep going
+                self.fail(seed, "generator error", repr(e))
+                continue
+            self.sources[seed] = src
+            progs.append((seed, src))
+        b = self.args.batch
+        self.batches = [Batch(i, progs[k:k + b]) for i, k in enumerate(range(0, len(progs), b))]
+        self.timing["generate"] += time.time() - t0
+
+    def run(self):
+        a = self.args
+        t_start = time.time()
+        self.generate()
+        log(f"differential: {len(self.sources)} programs (seeds {a.seed}..{a.seed + a.count - 1}), "
+            f"{len(self.batches)} batches, compilers: {', '.join(c.name for c in self.compilers)}")
+        objs = {c.name: {} for c in self.compilers}
+        seeds_ok = {c.name: {} for c in self.compilers}
+        jobs = [(c, b) for b in self.batches for c in self.compilers]
+        with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            hfut = {c.name: ex.submit(self.harness_obj, c) for c in self.compilers}
+            futs = {ex.submit(self.compile_batch, c, b): (c, b) for c, b in jobs}
+            done = 0
+            for f in cf.as_completed(futs):
+                c, b = futs[f]
+                obj, seeds = f.result()
+                objs[c.name][b.index] = obj
+                seeds_ok[c.name][b.index] = seeds
+                done += 1
+                if a.verbose or done % max(1, len(jobs) // 10) == 0:
+                    log(f"  compiled {done}/{len(jobs)} ({time.time() - t_start:.0f} s)")
+            harness = {n: f.result() for n, f in hfut.items()}
+        t_compiled = time.time()
+        results = {}
+        for c in self.compilers:
+            exe = self.work / f"differential-{c.name}"
+            os_ = [harness[c.name]]
+            for o in objs[c.name].values():
+                os_ += o if isinstance(o, list) else [o] if o is not None else []
+            self.link(c, os_, exe)
+            seeds = sorted(s for ss in seeds_ok[c.name].values() for s in ss)
+            self.compiled[c.name] = set(seeds)
+            results[c.name] = self.run_exe(c, exe, seeds)
+        self.compare(results)
+        self.report(time.time() - t_start, t_compiled - t_start)
+        return 0 if not self.failures else 1
+
+    def compare(self, results):
+        names = [c.name for c in self.compilers]
+        fields = ["bytes", "compact", "formatted", "structural"]
+        for seed in sorted(self.sources):
+            outs = {}
+            for n in names:
+                if seed not in self.compiled[n]:
+                    continue  # its compile error is reported
+                r = results[n].get(seed)
+                if r is None or "done" not in r:
+                    if not any(k.startswith("crash") for k, _ in self.failures.get(seed, [])):
+                        self.fail(seed, f"missing output ({n})", "no output")
+                    continue
+                if "rt.error" in r:
+                    self.fail(seed, f"run-time trace threw ({n})", r["rt.error"])
+                for w in ("ct", "rt"):
+                    p = r.get(f"{w}.parse")
+                    if p is not None and p != "ok":
+                        self.fail(seed, f"{w} bytes do not parse ({n})", p)
+                    k = r.get(f"{w}.check")
+                    if k is not None and k != "ok":
+                        self.fail(seed, f"{w} computation malformed ({n})", k)
+                    for f in fields:
+                        if f"{w}.{f}" in r:
+                            outs[(n, w, f)] = r[f"{w}.{f}"]
+            for f in fields:
+                vals = {(n, w): v for (n, w, ff), v in outs.items() if ff == f}
+                if len(set(vals.values())) > 1:
+                    groups = defaultdict(list)
+                    for k, v in vals.items():
+                        groups[v].append(f"{k[1]}/{k[0]}")
+                    desc = " vs ".join("+".join(g) for g in groups.values())
+                    texts = {}
+                    if f != "bytes":
+                        for v, g in groups.items():
+                            texts["+".join(g)] = bytes.fromhex(v).decode("utf-8", "replace")
+                    else:
+                        for (n, w), v in vals.items():
+                            texts[f"{w}/{n}"] = bytes.fromhex(outs.get((n, w, "compact"), "")).decode(
+                                "utf-8", "replace")
+                    self.fail(seed, f"{f} differ", desc + "".join(f"\n      {k}: {t}" for k, t in texts.items()))
+
+    def report(self, total, compile_time):
+        n = len(self.sources) + sum(1 for s in self.failures if s not in self.sources)
+        bad = len(self.failures)
+        kinds = Counter(k for fs in self.failures.values() for k in {kk for kk, _ in fs})
+        fdir = self.work / "failures"
+        if fdir.exists():
+            shutil.rmtree(fdir)
+        if self.failures:
+            fdir.mkdir(parents=True)
+            for seed in sorted(self.failures):
+                if seed in self.sources:
+                    (fdir / f"p{seed}.cpp").write_text(gen.PRELUDE + self.sources[seed] + "\n")
+            log(f"differential: FAILURES in {bad} of {n} programs:")
+            shown = 0
+            for seed in sorted(self.failures):
+                if shown >= self.args.show:
+                    log(f"  ... and {bad - shown} more")
+                    break
+                shown += 1
+                for kind, detail in self.failures[seed]:
+                    log(f"  seed {seed}: {kind}: {detail}")
+                if seed in self.sources:
+                    log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed})")
+            log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
+        tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
+        log(f"differential: {n - bad}/{n} programs agree "
+            f"({len(self.compilers)} compilers x compile/run time); {total:.0f} s wall "
+            f"(compiling {compile_time:.0f} s; cpu: {tm})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--compiler", action="append", required=True, help="a C++ compiler (repeat)")
+    ap.add_argument("--seed", type=int, default=1, help="first program seed")
+    ap.add_argument("--count", type=int, default=300, help="number of programs")
+    ap.add_argument("--batch", type=int, default=12, help="programs per translation unit")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ctff-include", required=True)
+    ap.add_argument("--proto-include", required=True, help="directory of the generated *.pb.h")
+    ap.add_argument("--proto-lib", required=True, help="libctff_proto.a")
+    ap.add_argument("--work", required=True, help="scratch directory")
+    ap.add_argument("--cache", help="object cache, may be shared between build trees")
+    ap.add_argument("--flag", action="append", help="extra compiler flag (repeat)")
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--show", type=int, default=40, help="failing programs to print")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    sys.exit(Driver(args).run())
+
+
+if __name__ == "__main__":
+    main()
