@@ -20,13 +20,16 @@ struct lit {
 
 // A whole Computation message and its printed forms, written verbatim where it is used.
 // Either points to storage that outlives the trace, or (owned) to offsets in the graph's pools.
+// `structural` is the structural drawing, encoded (rows end at '\n', a line break inside a row is
+// '\x01': see ast/structural.hpp). Owned, it lies in chars at compact_off + structural_rel: relative
+// to the compact text, so code that moves the pools (context merges) need not know of it.
 struct embed {
   const unsigned char* bytes = nullptr;
   std::uint32_t size = 0;
-  std::string_view compact{}, formatted{};
+  std::string_view compact{}, formatted{}, structural{};
   bool owned = false;
   std::uint32_t bytes_off = 0, compact_off = 0, compact_len = 0, formatted_off = 0,
-                formatted_len = 0;
+                formatted_len = 0, structural_rel = 0, structural_len = 0;
 };
 
 struct graph {
@@ -61,6 +64,9 @@ struct graph {
   }
   constexpr byte_view embed_bytes(const embed& e) const {
     return e.owned ? byte_view(byte_pool.data() + e.bytes_off, e.size) : byte_view(e.bytes, e.size);
+  }
+  constexpr std::string_view embed_structural(const embed& e) const {
+    return e.owned ? chars_at(e.compact_off + e.structural_rel, e.structural_len) : e.structural;
   }
   constexpr std::string_view embed_text(const embed& e, bool formatted) const {
     if (!e.owned) return formatted ? e.formatted : e.compact;

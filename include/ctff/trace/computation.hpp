@@ -15,6 +15,7 @@
 
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
+#include "ctff/ast/structural.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
 #include "ctff/trace/error.hpp"
@@ -174,6 +175,28 @@ inline constexpr auto text_out_v = [] {
   return out;
 }();
 
+// The structural drawing: its size and whether a row holds a line break (a multi-line literal),
+// then the text, plain or encoded for embedding (ast/structural.hpp); each its own evaluation.
+struct structural_info {
+  std::size_t size = 0;
+  bool breaks = false;
+};
+
+template <class C>
+inline constexpr structural_info structural_info_v = [] {
+  trace_ctx ctx;
+  auto root = trace_static<C>(ctx);
+  const structural_writer w(ctx, root, false);
+  return structural_info{w.size(), w.has_breaks()};
+}();
+
+template <class C, bool Encoded>
+inline constexpr auto structural_v = [] {
+  trace_ctx ctx;
+  auto root = trace_static<C>(ctx);
+  return structural_writer(ctx, root, Encoded).text<structural_info_v<C>.size>();
+}();
+
 // Outputs of a run-time trace. The bytes are written at once; the printed forms only when first
 // asked for (printing is most of a run-time trace's cost), from the recorded graph kept here.
 class runtime_outputs {
@@ -212,12 +235,25 @@ class runtime_outputs {
     return text_[f];
   }
 
+  // The structural drawing, plain or encoded for embedding (ast/structural.hpp).
+  std::string_view structural(bool encoded) const {
+    const int f = encoded ? 1 : 0;
+    std::call_once(structural_once_[f], [&] {
+      const structural_writer w(ctx_, root_, encoded);
+      structural_[f].assign(w.size(), '\0');
+      w.write(structural_[f].data());
+    });
+    return structural_[f];
+  }
+
  private:
   trace_ctx ctx_;
   std::uint32_t root_ = 0;
   std::vector<unsigned char> bytes_;
   mutable std::once_flag once_[2];
   mutable std::string text_[2];
+  mutable std::once_flag structural_once_[2];
+  mutable std::string structural_[2];
 };
 
 template <class Fn>
@@ -246,6 +282,11 @@ class computation_t {
   }
   static constexpr std::string_view formatted() {
     return {detail::text_out_v<computation_t, true>.data(), detail::comp_text_size_v<computation_t, true>};
+  }
+  // Python's structural_representation(): the building-block tree drawn in ASCII.
+  static constexpr std::string_view structural() {
+    return {detail::structural_v<computation_t, false>.data,
+            detail::structural_info_v<computation_t>.size};
   }
   static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
   static constexpr std::string_view formatted_type_string() {
@@ -277,6 +318,7 @@ class runtime_computation_t {
   byte_view bytes() const { return out_->bytes(); }
   std::string_view compact() const { return out_->text(false); }
   std::string_view formatted() const { return out_->text(true); }
+  std::string_view structural() const { return out_->structural(false); }
   static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
   static constexpr std::string_view formatted_type_string() {
     return ctff::formatted_type_string<type>();
@@ -288,6 +330,7 @@ class runtime_computation_t {
   }
 
  private:
+  friend struct detail::convert<runtime_computation_t>;  // embeds the encoded drawing
   std::shared_ptr<detail::runtime_outputs> out_;
 };
 
@@ -336,6 +379,10 @@ struct convert<computation_t<N, Fn, P>> {
     e.size = static_cast<std::uint32_t>(wire_size_v<C>);
     e.compact = C::compact();
     e.formatted = C::formatted();
+    if constexpr (structural_info_v<C>.breaks)  // the encoded drawing differs from the plain one
+      e.structural = {structural_v<C, true>.data, structural_info_v<C>.size};
+    else
+      e.structural = C::structural();
     c.embeds.push_back(e);
     node n{};
     n.kind = node_kind::embedded;
@@ -362,6 +409,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
     };
     put_text(comp.compact(), e.compact_off, e.compact_len);
     put_text(comp.formatted(), e.formatted_off, e.formatted_len);
+    own_structural(c, e, comp.out_->structural(true));
     c.embeds.push_back(e);
     return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
   }

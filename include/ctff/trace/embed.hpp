@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
@@ -47,6 +48,21 @@ constexpr void own_text(graph& g, const P& p, bool formatted, std::uint32_t& off
   text_sink out{g.chars.data() + off};
   out.formatted = formatted;
   p(out);
+}
+
+// Puts an embed's encoded structural drawing, n characters written by `w(char*)`, into g.chars
+// (after its compact text: the offset is kept relative to it, see `embed`).
+template <class W>
+constexpr void own_structural(graph& g, embed& e, std::size_t n, const W& w) {
+  const std::uint32_t at = grow(g.chars, n);
+  w(g.chars.data() + at);
+  e.structural_rel = at - e.compact_off;
+  e.structural_len = static_cast<std::uint32_t>(n);
+}
+constexpr void own_structural(graph& g, embed& e, std::string_view text) {
+  own_structural(g, e, text.size(), [&](char* out) {
+    for (char ch : text) *out++ = ch;
+  });
 }
 
 // Records an `embedded` node for embeds[index].

@@ -23,6 +23,7 @@
 
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
+#include "ctff/ast/structural.hpp"
 #include "ctff/trace/computation.hpp"
 #include "ctff/trace/embed.hpp"
 
@@ -95,6 +96,8 @@ constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t ind
       into, [&](text_sink& t) { p.print(root, t); }, false, e.compact_off, e.compact_len);
   own_text(
       into, [&](text_sink& t) { p.print(root, t); }, true, e.formatted_off, e.formatted_len);
+  const structural_writer drawing(child, root, true);
+  own_structural(into, e, drawing.size(), [&](char* out) { drawing.write(out); });
   into.embeds[index] = e;
 }
 

@@ -154,11 +154,14 @@ inline constexpr bool tf_local_v<void> = true;
 template <>
 inline constexpr bool xla_local_v<void> = true;
 
-// The printed form, computed once on construction: `comp#<hex>` or (Data) `<decimal>`.
+// The printed form, computed once on construction: `comp#<hex>` or (Data) `<decimal>`; and the
+// structural label: `Compiled(<hex>)` or `Data(<decimal>)`.
 struct opaque_label {
   std::array<char, 16> text{};
   std::uint32_t size = 0;
   std::uint32_t checksum = 0;
+  std::array<char, 24> structural{};
+  std::uint32_t structural_size = 0;
 };
 
 template <class W>
@@ -179,6 +182,16 @@ constexpr opaque_label make_label(const W& write, bool decimal) {
     put_hex(t, l.checksum);
   }
   l.size = static_cast<std::uint32_t>(t.n);
+  text_sink d{l.structural.data()};
+  if (decimal) {
+    d.put("Data(");
+    d.put_uint(l.checksum);
+  } else {
+    d.put("Compiled(");
+    put_hex(d, l.checksum);
+  }
+  d.put(')');
+  l.structural_size = static_cast<std::uint32_t>(d.n);
   return l;
 }
 
@@ -206,6 +219,10 @@ class opaque_base {
   constexpr std::uint32_t checksum() const { return label_.checksum; }
   constexpr std::string_view compact() const { return {label_.text.data(), label_.size}; }
   constexpr std::string_view formatted() const { return compact(); }
+  // Python's structural_representation(): one node, `Compiled(<hex>)` or `Data(<decimal>)`.
+  constexpr std::string_view structural() const {
+    return {label_.structural.data(), label_.structural_size};
+  }
   static constexpr std::string_view type_string() { return ctff::type_string<typename D::type>(); }
   static constexpr std::string_view formatted_type_string() {
     return ctff::formatted_type_string<typename D::type>();

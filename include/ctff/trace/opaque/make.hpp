@@ -79,6 +79,7 @@ class owned_opaque {
   std::uint32_t checksum() const { return core_.checksum(); }
   std::string_view compact() const { return core_.compact(); }
   std::string_view formatted() const { return core_.formatted(); }
+  std::string_view structural() const { return core_.structural(); }
   static constexpr std::string_view type_string() { return C::type_string(); }
   static constexpr std::string_view formatted_type_string() { return C::formatted_type_string(); }
   void write(byte_sink& s) const { core_.write(s); }
@@ -102,7 +103,7 @@ constexpr auto finish_opaque(const C& core) {
   }
 }
 
-// Embeds an opaque computation: its bytes and printed form written into the graph's pools.
+// Embeds an opaque computation: its bytes and printed forms written into the graph's pools.
 template <class C>
 constexpr std::uint32_t embed_opaque(trace_ctx& c, const C& x) {
   embed e{};
@@ -111,6 +112,7 @@ constexpr std::uint32_t embed_opaque(trace_ctx& c, const C& x) {
       c, [&](text_sink& t) { t.put(x.compact()); }, false, e.compact_off, e.compact_len);
   e.formatted_off = e.compact_off;
   e.formatted_len = e.compact_len;
+  own_structural(c, e, x.structural());
   c.embeds.push_back(e);
   return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
 }

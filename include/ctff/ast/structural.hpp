@@ -1,0 +1,759 @@
+// The structural form of a finished trace: federated_language's structural_representation(), an
+// ASCII drawing of the building-block tree. Python builds it as lists of padded lines and glues
+// sibling drawings together ("fitting") as close as their outlines allow; copying every line at
+// every level is quadratic. Here a drawing is a rectangle known by its width and its outline (per
+// row, the columns where its content starts and ends), kept as a shared linked list, so a fit
+// costs only the rows the two sides have in common. Pieces of text hang from one another with
+// relative offsets; absolute positions are resolved once at the end, then the text is written
+// row by row. Two passes like the other outputs: the size, then the text.
+//
+// Nested computations arrive as text (`embed::structural`); a line break inside one row of such
+// text (a multi-line numpy literal) is stored as '\x01' so rows can be told apart (`encoded`).
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ctff/ast/graph.hpp"
+#include "ctff/ast/literal_print.hpp"
+#include "ctff/core/sink.hpp"
+
+namespace ctff::detail {
+
+// Stands for a line break inside one row of an embedded drawing.
+inline constexpr char structural_break = '\x01';
+
+template <std::size_t N>
+struct char_array {
+  char data[N];
+};
+
+// Sinks of structural_writer::write_to(): put(char), put(string_view), put_uint, spaces(k).
+template <class Self>
+struct drawing_sink_base {
+  constexpr void put(std::string_view t) {
+    const char* p = t.data();
+    for (std::size_t i = 0; i != t.size(); ++i) self().put(p[i]);
+  }
+  constexpr void put_uint(std::uint64_t v) {
+    char tmp[20]{};
+    int k = 0;
+    do {
+      tmp[k++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v);
+    while (k) self().put(tmp[--k]);
+  }
+  constexpr Self& self() { return static_cast<Self&>(*this); }
+};
+// Into a char buffer.
+struct drawing_char_sink : drawing_sink_base<drawing_char_sink> {
+  using drawing_sink_base<drawing_char_sink>::put;
+  char* out;
+  std::size_t n = 0;
+  constexpr explicit drawing_char_sink(char* o) : out(o) {}
+  constexpr void put(char c) { out[n++] = c; }
+  constexpr void spaces(std::int32_t k) {
+    for (; k > 0; --k) out[n++] = ' ';
+  }
+};
+// Into blocks of 64 characters that start as spaces: only other characters are stored one by
+// one, a block is copied in one step of constant evaluation (single stores are slow, on g++ most).
+struct drawing_block {
+  char c[64];
+};
+template <std::size_t Blocks>
+struct drawing_blocks {
+  drawing_block b[Blocks];
+};
+template <std::size_t Blocks>
+struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
+  using drawing_sink_base<drawing_block_sink<Blocks>>::put;
+  drawing_blocks<Blocks> out{};
+  drawing_block blank{}, cur{};
+  std::size_t done = 0, at = 0;  // blocks written; characters in cur
+  constexpr void flush() {
+    out.b[done++] = cur;
+    cur = blank;
+    at = 0;
+  }
+  constexpr void put(char c) {
+    if (c != ' ') cur.c[at] = c;
+    if (++at == 64) flush();
+  }
+  constexpr void spaces(std::int32_t k) {
+    auto n = static_cast<std::size_t>(k > 0 ? k : 0);
+    while (n) {
+      if (at == 0 && n >= 64) {
+        out.b[done++] = blank;
+        n -= 64;
+        continue;
+      }
+      const std::size_t take = n < 64 - at ? n : 64 - at;
+      at += take;
+      n -= take;
+      if (at == 64) flush();
+    }
+  }
+};
+
+class structural_writer {
+ public:
+  // Lays out the tree under `root`. `encoded`: write line breaks inside rows as structural_break
+  // (the form embedded into other drawings) instead of '\n' (Python's text).
+  constexpr structural_writer(const graph& g, std::uint32_t root, bool encoded)
+      : g_(g), encoded_(encoded) {
+    pos_.assign(g.nodes.size(), no_node);
+    for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
+    ctx_len_ = static_cast<std::int32_t>(g.name.size());
+    if (g.suffix) ctx_len_ += 1 + static_cast<std::int32_t>(decimal_digits(g.suffix));
+    places_.reserve(4 * g.nodes.size() + 8);
+    rows_.reserve(8 * g.nodes.size() + 8);
+    const rect r = layout(root);
+    height_ = r.h;
+    resolve(r);
+  }
+
+  // Characters of the text (rows joined by '\n', no trailing break).
+  constexpr std::size_t size() const { return size_; }
+  // Whether a row holds a line break (then the encoded and plain texts differ).
+  constexpr bool has_breaks() const { return breaks_; }
+
+ private:
+  // What a place draws: one character (a = the character), a node's label (a = node), a struct
+  // element's `name=` (a = element), a Block local's `fc_<name>_symbol_<k>=` (a = k), or an
+  // embedded drawing (a = its entry in drawings_).
+  enum class piece : std::uint8_t { glyph, node, name_eq, symbol_eq, embedded };
+
+  // A piece of text at a position relative to its parent place (the pieces of a drawing hang
+  // from one of them, its root); absolute once resolve() has run.
+  struct place {
+    std::int32_t x = 0, y = 0;
+    std::uint32_t parent = no_node;
+    piece kind = piece::glyph;
+    std::uint32_t a = 0;
+    std::int32_t len = 0;
+  };
+
+  // One row of a drawing's outline: content in [s, e); the rows below follow at `next`, shifted
+  // right by dx. Rows never change once a later drawing links to them, so drawings share them.
+  struct row {
+    std::int32_t s = 0, e = 0;
+    std::uint32_t next = no_node;
+    std::int32_t dx = 0;
+  };
+
+  struct rect {
+    std::int32_t w = 0;
+    std::uint32_t h = 0;
+    std::uint32_t head = no_node;  // first row
+    std::uint32_t at = no_node;    // its root place, at column ax, row ay
+    std::int32_t ax = 0, ay = 0;
+  };
+
+  // An embedded drawing's outline, computed once per text.
+  struct drawing {
+    std::string_view text;
+    rect shape;
+  };
+
+  // What one row shows of a piece: from column place.x + dx, `len` characters (of an embedded
+  // drawing: its text [from, to)).
+  struct row_piece {
+    std::uint32_t place = 0;
+    std::int32_t dx = 0, len = 0;
+    std::uint32_t from = 0, to = 0;
+  };
+
+  template <class Sink>
+  constexpr void ctx_name(Sink& s) const {
+    s.put(g_.name);
+    if (g_.suffix) {
+      s.put('_');
+      s.put_uint(g_.suffix);
+    }
+  }
+  template <class Sink>
+  constexpr void symbol(Sink& s, std::uint32_t k) const {
+    s.put("fc_");
+    ctx_name(s);
+    s.put("_symbol_");
+    s.put_uint(k);
+  }
+
+  // Python's node labels, and the `name=` of list elements. (Defined before their first use in
+  // this class: clang evaluates a member template only if its definition came first.)
+  template <class Sink>
+  constexpr void put_label(const place& p, Sink& s) const {
+    if (p.kind == piece::name_eq) {
+      s.put(g_.elems[p.a].name);
+      s.put('=');
+      return;
+    }
+    if (p.kind == piece::symbol_eq) {
+      symbol(s, p.a);
+      s.put('=');
+      return;
+    }
+    const node& n = g_.nodes[p.a];
+    switch (n.kind) {
+      case node_kind::param_ref:
+        s.put("Ref(");
+        ctx_name(s);
+        s.put("_arg)");
+        return;
+      case node_kind::symbol_ref:
+        s.put("Ref(");
+        symbol(s, pos_[n.a]);
+        s.put(')');
+        return;
+      case node_kind::named_ref:
+        s.put("Ref(");
+        s.put(n.text);
+        s.put(')');
+        return;
+      case node_kind::selection:
+        s.put("Sel(");
+        s.put_uint(n.b);
+        s.put(')');
+        return;
+      case node_kind::struct_:
+        s.put("Struct");
+        return;
+      case node_kind::call:
+        s.put("Call");
+        return;
+      case node_kind::intrinsic:
+        s.put(n.text);
+        return;
+      case node_kind::lambda:
+        s.put("Lambda(");
+        if (n.b) {
+          ctx_name(s);
+          s.put("_arg");
+        } else {
+          s.put(n.text.empty() ? std::string_view("None") : n.text);
+        }
+        s.put(')');
+        return;
+      case node_kind::block:
+        s.put("Block");
+        return;
+      case node_kind::literal:
+        s.put("Lit(");
+        if constexpr (std::is_same_v<Sink, text_sink>) {
+          print_literal(g_, g_.lits[n.a], s);
+        } else {
+          std::vector<char> buf;
+          buf.assign(static_cast<std::size_t>(p.len) - 5, ' ');
+          text_sink t{buf.data()};
+          print_literal(g_, g_.lits[n.a], t);
+          for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
+        }
+        s.put(')');
+        return;
+      case node_kind::placement:
+        s.put("Placement");
+        return;
+      case node_kind::embedded:
+        return;  // drawn from its rows
+    }
+  }
+
+  constexpr std::uint32_t add_row(std::int32_t s, std::int32_t e, std::uint32_t nx,
+                                  std::int32_t dx) {
+    rows_.push_back(row{s, e, nx, dx});
+    return static_cast<std::uint32_t>(rows_.size() - 1);
+  }
+  constexpr std::uint32_t add_place(piece kind, std::uint32_t a, std::int32_t len) {
+    places_.push_back(place{0, 0, no_node, kind, a, len});
+    return static_cast<std::uint32_t>(places_.size() - 1);
+  }
+  // Hangs place `p`, at column x and row y of drawing `host`, from host's root.
+  constexpr void attach(std::uint32_t p, std::int32_t x, std::int32_t y, const rect& host) {
+    places_[p].parent = host.at;
+    places_[p].x = x - host.ax;
+    places_[p].y = y - host.ay;
+  }
+
+  // A one-row drawing of one piece.
+  constexpr rect leaf(piece kind, std::uint32_t a, std::int32_t len) {
+    const std::uint32_t at = add_place(kind, a, len);
+    return rect{len, 1, add_row(0, len, no_node, 0), at, 0, 0};
+  }
+  constexpr rect glyph_leaf(char c) { return leaf(piece::glyph, static_cast<std::uint32_t>(c), 1); }
+  constexpr rect node_leaf(std::uint32_t i) { return leaf(piece::node, i, node_label_len(i)); }
+
+  // An embedded computation's drawing: one piece; its outline is worked out once per text (the
+  // same nested computation used again shares it).
+  constexpr rect embedded(std::string_view t) {
+    std::uint32_t k = static_cast<std::uint32_t>(drawings_.size());
+    for (std::uint32_t tries = 0; k != 0 && tries != 8; ++tries) {
+      const drawing& d = drawings_[--k];
+      if (d.text.data() == t.data() && d.text.size() == t.size()) return placed(k);
+    }
+    drawings_.push_back(drawing{t, outline(t)});
+    return placed(static_cast<std::uint32_t>(drawings_.size() - 1));
+  }
+  constexpr rect placed(std::uint32_t k) {
+    rect r = drawings_[k].shape;
+    r.at = add_place(piece::embedded, k, 0);
+    return r;
+  }
+  constexpr rect outline(std::string_view t) {
+    rect r{};
+    std::uint32_t last = no_node;
+    const char* p = t.data();
+    const std::size_t n = t.size();
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i <= n; ++i) {
+      if (i != n && p[i] != '\n') {
+        if (p[i] == structural_break) breaks_ = true;
+        continue;
+      }
+      std::size_t s = begin;
+      while (s != i && p[s] == ' ') ++s;
+      const std::uint32_t k = add_row(static_cast<std::int32_t>(s - begin),
+                                      static_cast<std::int32_t>(i - begin), no_node, 0);
+      if (last == no_node) r.head = k; else rows_[last].next = k;
+      last = k;
+      if (rows_[k].e > r.w) r.w = rows_[k].e;
+      ++r.h;
+      begin = i + 1;
+    }
+    return r;
+  }
+
+  // `label` above a `|` above the child, at the column where the child's first row starts
+  // (Lambda, Selection, Struct).
+  constexpr rect stacked(std::uint32_t node_id, const rect& c) {
+    const std::int32_t len = node_label_len(node_id);
+    const std::int32_t s0 = rows_[c.head].s;
+    rect r = c;  // c two rows down
+    r.ay += 2;
+    attach(add_place(piece::node, node_id, len), s0, 0, r);
+    attach(add_place(piece::glyph, '|', 1), s0, 1, r);
+    if (s0 + len > r.w) r.w = s0 + len;
+    if (s0 + 1 > r.w) r.w = s0 + 1;
+    r.h += 2;
+    const std::uint32_t second = add_row(s0, s0 + 1, c.head, 0);
+    r.head = add_row(s0, s0 + len, second, 0);
+    return r;
+  }
+
+  // Glues `r` to the right of `l` (Python's fit): as close as `first_gap` columns between their
+  // first rows and `min_gap` between the other rows they share allow, whichever is tightest; a
+  // negative gap overlaps trailing spaces of l with leading spaces of r.
+  constexpr rect fit(const rect& l, const rect& r, std::int32_t first_gap, std::int32_t min_gap) {
+    const std::uint32_t common = l.h < r.h ? l.h : r.h;
+    // Shared rows start where the left side starts and end where the right side ends; recorded
+    // in place first, shifted below once the sides' offsets are known.
+    const auto first = static_cast<std::uint32_t>(rows_.size());
+    std::int32_t inset = 0;
+    std::uint32_t li = l.head, ri = r.head;
+    std::int32_t lb = 0, rb = 0;
+    for (std::uint32_t i = 0; i != common; ++i) {
+      const row& a = rows_[li];
+      const row& b = rows_[ri];
+      const std::int32_t room = (l.w - a.e - lb) + b.s + rb - (i ? min_gap : first_gap);
+      if (i == 0 || room < inset) inset = room;
+      const std::int32_t s = a.s + lb, e = b.e + rb;
+      lb += a.dx;
+      rb += b.dx;
+      li = a.next;
+      ri = b.next;
+      add_row(s, e, first + i + 1, 0);
+    }
+    const std::int32_t joined = l.w + r.w - inset;  // width of a row both sides share
+    std::int32_t xl = 0, xr = l.w - inset, w = joined;
+    if (l.h > r.h) {
+      if (l.w > w) w = l.w;
+    } else if (l.h < r.h && joined < r.w) {
+      w = r.w;
+      xl = r.w - joined;
+      xr = 0;
+    }
+    for (std::uint32_t k = first; k != first + common; ++k) {
+      rows_[k].s += xl;
+      rows_[k].e += xr;
+    }
+    row& last = rows_[first + common - 1];
+    last.next = no_node;
+    if (l.h > r.h) {
+      last.next = li;
+      last.dx = lb + xl;
+    } else if (r.h > l.h) {
+      last.next = ri;
+      last.dx = rb + xr;
+    }
+    // One side stays where it is (xl or xr is 0); the other hangs from its root.
+    rect out = xl == 0 ? l : r;
+    if (xl == 0) {
+      attach(r.at, xr + r.ax, r.ay, out);
+    } else {
+      attach(l.at, xl + l.ax, l.ay, out);
+    }
+    out.w = w;
+    out.h = l.h > r.h ? l.h : r.h;
+    out.head = first;
+    return out;
+  }
+
+  // Call and Block: the label over a `/` to the first child (f) and, if there is one, a `\` to
+  // the second (a).
+  constexpr rect forked(std::uint32_t node_id, const rect& f, const rect* a) {
+    const std::int32_t len = node_label_len(node_id);
+    // `/` just after the end of f's first row.
+    const std::int32_t fe = rows_[f.head].e;
+    rect both = f;  // f one row down
+    both.ay += 1;
+    attach(add_place(piece::glyph, '/', 1), fe, 0, both);
+    both.w = fe + 1 > f.w ? fe + 1 : f.w;
+    both.h = f.h + 1;
+    both.head = add_row(fe, fe + 1, f.head, 0);
+    if (a) {
+      // `\` just before the start of a's first row (a moves right by one if that is column 0).
+      const std::int32_t as = rows_[a->head].s;
+      const std::int32_t edge = 1 + a->w - as;
+      const std::int32_t w = edge > a->w ? edge : a->w;
+      const std::int32_t shift = w - a->w;
+      rect right = *a;  // a one row down, `shift` columns right
+      right.ax += shift;
+      right.ay += 1;
+      attach(add_place(piece::glyph, '\\', 1), w - edge, 0, right);
+      right.w = w;
+      right.h = a->h + 1;
+      right.head = add_row(w - edge, w - edge + 1, a->head, shift);
+      both = fit(both, right, len, 4);
+    }
+    const std::int32_t col = rows_[both.head].s + 1;
+    rect r = both;  // one row down
+    r.ay += 1;
+    attach(add_place(piece::node, node_id, len), col, 0, r);
+    if (col + len > r.w) r.w = col + len;
+    r.h = both.h + 1;
+    r.head = add_row(col, col + len, both.head, 0);
+    return r;
+  }
+
+  // A list `[a, name=b, ...]` is folded one element at a time into the drawing on vals_. Before
+  // element k is drawn, its `,` (k > 0) and `name=` are pushed (list_next), so that pieces are
+  // made left to right in each row; then the list so far, those and the element are folded.
+  constexpr void list_next(std::uint32_t k, bool named, piece name, std::uint32_t a,
+                           std::int32_t len) {
+    if (k) vals_.push_back(glyph_leaf(','));
+    if (named) vals_.push_back(leaf(name, a, len));
+  }
+  constexpr void list_element(std::uint32_t k, bool named) {
+    rect c = pop();
+    if (named) {
+      const rect name = pop();
+      c = fit(name, c, 0, 0);
+    }
+    if (k == 0) {
+      const rect acc = pop();
+      vals_.push_back(fit(acc, c, 0, 0));
+    } else {
+      const rect comma = pop();
+      const rect acc = pop();
+      vals_.push_back(fit(fit(acc, comma, 0, 0), c, 1, 4));
+    }
+  }
+  constexpr void list_close() {
+    const rect acc = pop();
+    vals_.push_back(fit(acc, glyph_leaf(']'), 0, 0));
+  }
+
+  constexpr rect pop() {
+    const rect r = vals_.back();
+    vals_.pop_back();
+    return r;
+  }
+
+  struct frame {
+    std::uint32_t node, stage;
+  };
+  // A child to draw: a leaf at once, anything else by a new frame.
+  constexpr void visit(std::vector<frame>& todo, std::uint32_t i) {
+    switch (g_.nodes[i].kind) {
+      case node_kind::selection: case node_kind::lambda: case node_kind::call:
+      case node_kind::struct_: case node_kind::block:
+        todo.push_back({i, 0});
+        return;
+      case node_kind::embedded:
+        vals_.push_back(embedded(g_.embed_structural(g_.embeds[g_.nodes[i].a])));
+        return;
+      default:
+        vals_.push_back(node_leaf(i));
+        return;
+    }
+  }
+
+  // Post-order walk with an explicit stack (no recursion depth limit); a node reached twice is
+  // drawn twice, as Python draws a tree. Pieces are made left to right within each row: a
+  // drawing's children come before its own pieces, which lie in rows above theirs (labels, `/`,
+  // `\`, `|`), left siblings before right ones, and a list's `,` and `name=` before the element.
+  constexpr rect layout(std::uint32_t root) {
+    std::vector<frame> todo;
+    todo.push_back({root, 0});
+    while (!todo.empty()) {
+      const std::size_t top = todo.size() - 1;
+      const std::uint32_t i = todo[top].node;
+      const std::uint32_t stage = todo[top].stage++;
+      const node& n = g_.nodes[i];
+      switch (n.kind) {
+        case node_kind::selection:
+        case node_kind::lambda:
+          if (stage == 0) {
+            visit(todo, n.a);
+            continue;
+          }
+          vals_.push_back(stacked(i, pop()));
+          break;
+        case node_kind::call:
+          if (stage == 0 || (stage == 1 && n.b != no_node)) {
+            visit(todo, stage == 0 ? n.a : n.b);
+            continue;
+          }
+          if (n.b != no_node) {
+            const rect arg = pop();
+            const rect fn = pop();
+            vals_.push_back(forked(i, fn, &arg));
+          } else {
+            vals_.push_back(forked(i, pop(), nullptr));
+          }
+          break;
+        case node_kind::struct_:
+          // Stage 0 opens the list, stage k folds in element k-1, the last stage closes it.
+          if (stage == 0) vals_.push_back(glyph_leaf('['));
+          if (stage > 0) list_element(stage - 1, !g_.elems[n.a + stage - 1].name.empty());
+          if (stage < n.b) {
+            const std::uint32_t e = n.a + stage;
+            const std::string_view name = g_.elems[e].name;
+            list_next(stage, !name.empty(), piece::name_eq, e,
+                      static_cast<std::int32_t>(name.size()) + 1);
+            visit(todo, g_.elems[e].value);
+            continue;
+          }
+          list_close();
+          vals_.push_back(stacked(i, pop()));
+          break;
+        case node_kind::block: {
+          // The locals as a list, then the result.
+          const auto locals = static_cast<std::uint32_t>(g_.bindings.size());
+          if (stage == 0) vals_.push_back(glyph_leaf('['));
+          if (stage > 0 && stage <= locals) list_element(stage - 1, true);
+          if (stage < locals) {
+            list_next(stage, true, piece::symbol_eq, stage, symbol_len(stage) + 1);
+            visit(todo, g_.bindings[stage]);
+            continue;
+          }
+          if (stage == locals) {
+            list_close();
+            visit(todo, n.a);
+            continue;
+          }
+          const rect result = pop();
+          const rect vars = pop();
+          vals_.push_back(forked(i, vars, &result));
+          break;
+        }
+        case node_kind::embedded:
+          vals_.push_back(embedded(g_.embed_structural(g_.embeds[n.a])));
+          break;
+        default:
+          vals_.push_back(node_leaf(i));
+          break;
+      }
+      todo.pop_back();
+    }
+    return pop();
+  }
+
+  // Absolute positions and the size of the text. A place is made absolute after its parent,
+  // then marked so by losing its parent. (A parent is mostly made before its children, so its
+  // position is mostly known already; otherwise the chain up to a known one is walked.)
+  constexpr void resolve(const rect& r) {
+    places_[r.at].x = r.ax;
+    places_[r.at].y = r.ay;
+    std::vector<std::uint32_t> up;
+    for (std::uint32_t k = 0; k != places_.size(); ++k) {
+      if (places_[k].parent == no_node) continue;
+      std::uint32_t j = k;
+      for (; places_[places_[j].parent].parent != no_node; j = places_[j].parent) up.push_back(j);
+      for (;;) {
+        place& p = places_[j];
+        p.x += places_[p.parent].x;
+        p.y += places_[p.parent].y;
+        p.parent = no_node;
+        if (up.empty()) break;
+        j = up.back();
+        up.pop_back();
+      }
+    }
+    // Each row ends where its last piece ends.
+    std::vector<std::int32_t> ends;
+    ends.assign(height_, 0);
+    for (const place& p : places_) {
+      if (p.kind == piece::embedded) {
+        auto y = static_cast<std::uint32_t>(p.y);
+        for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows_[k].next, ++y)
+          if (p.x + rows_[k].e > ends[y]) ends[y] = p.x + rows_[k].e;
+      } else if (p.x + p.len > ends[static_cast<std::uint32_t>(p.y)]) {
+        ends[static_cast<std::uint32_t>(p.y)] = p.x + p.len;
+      }
+    }
+    size_ = height_ ? height_ - 1 : 0;
+    for (std::int32_t e : ends) size_ += static_cast<std::size_t>(e);
+  }
+
+  // Pieces by row, each row left to right: counted, then placed in creation order (left to right
+  // within a row, see layout()).
+  struct piece_rows {
+    std::vector<std::uint32_t> first;  // row r: pieces[first[r], first[r + 1])
+    std::vector<row_piece> pieces;
+  };
+  constexpr piece_rows by_row() const {
+    piece_rows out;
+    out.first.assign(height_ + 1, 0);
+    for (const place& p : places_) {
+      const auto y = static_cast<std::uint32_t>(p.y);
+      const std::uint32_t h = p.kind == piece::embedded ? drawings_[p.a].shape.h : 1;
+      for (std::uint32_t k = 1; k <= h; ++k) ++out.first[y + k];
+    }
+    for (std::uint32_t r = 0; r != height_; ++r) out.first[r + 1] += out.first[r];
+    out.pieces.assign(out.first[height_], row_piece{});
+    std::vector<std::uint32_t> fill(out.first.begin(), out.first.end() - 1);
+    for (std::uint32_t i = 0; i != places_.size(); ++i) {
+      const place& p = places_[i];
+      auto y = static_cast<std::uint32_t>(p.y);
+      if (p.kind != piece::embedded) {
+        out.pieces[fill[y]++] = row_piece{i, 0, p.len, 0, 0};
+        continue;
+      }
+      std::uint32_t from = 0;
+      for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows_[k].next, ++y) {
+        const row& w = rows_[k];
+        out.pieces[fill[y]++] = row_piece{i, w.s, w.e - w.s, from + static_cast<std::uint32_t>(w.s),
+                                           from + static_cast<std::uint32_t>(w.e)};
+        from += static_cast<std::uint32_t>(w.e) + 1;
+      }
+    }
+    // (Kept as a safeguard: sorting a sorted row costs one comparison per piece.)
+    for (std::uint32_t r = 0; r != height_; ++r) {
+      for (std::uint32_t k = out.first[r] + 1; k < out.first[r + 1]; ++k) {
+        const row_piece v = out.pieces[k];
+        const std::int32_t x = places_[v.place].x + v.dx;
+        std::uint32_t j = k;
+        for (; j != out.first[r]; --j) {
+          const row_piece& u = out.pieces[j - 1];
+          if (places_[u.place].x + u.dx <= x) break;
+          out.pieces[j] = u;
+        }
+        out.pieces[j] = v;
+      }
+    }
+    return out;
+  }
+
+  // Label lengths without printing them (all but literals).
+  constexpr std::int32_t symbol_len(std::uint32_t k) const {
+    return 11 + ctx_len_ + static_cast<std::int32_t>(decimal_digits(k));  // fc_<ctx>_symbol_<k>
+  }
+  constexpr std::int32_t node_label_len(std::uint32_t i) {
+    const node& n = g_.nodes[i];
+    const auto text = static_cast<std::int32_t>(n.text.size());
+    switch (n.kind) {
+      case node_kind::param_ref: return 9 + ctx_len_;         // Ref(<ctx>_arg)
+      case node_kind::symbol_ref: return 5 + symbol_len(pos_[n.a]);
+      case node_kind::named_ref: return 5 + text;
+      case node_kind::selection: return 5 + static_cast<std::int32_t>(decimal_digits(n.b));
+      case node_kind::struct_: return 6;
+      case node_kind::call: return 4;
+      case node_kind::intrinsic: return text;
+      case node_kind::lambda: return 8 + (n.b ? ctx_len_ + 4 : n.text.empty() ? 4 : text);
+      case node_kind::block: return 5;
+      case node_kind::placement: return 9;
+      case node_kind::embedded: return 0;
+      case node_kind::literal: break;
+    }
+    // Only a literal's label can break a line: print it to find out.
+    place p{0, 0, no_node, piece::node, i, 0};
+    text_sink count{};
+    put_label(p, count);
+    std::vector<char> buf;
+    buf.assign(count.n, ' ');
+    text_sink s{buf.data()};
+    put_label(p, s);
+    for (char c : buf) breaks_ = breaks_ || c == '\n';
+    return static_cast<std::int32_t>(count.n);
+  }
+
+  // The text, each character once and in order: row by row, the pieces of a row left to right
+  // with the spaces between them (constant evaluation is slow per character, and g++ keeps a
+  // constant array's elements in order of first write).
+  template <class Sink>
+  constexpr void write_to(Sink& s) const {
+    const piece_rows rows = by_row();
+    for (std::uint32_t r = 0; r != height_; ++r) {
+      if (r) s.put('\n');
+      std::int32_t col = 0;
+      for (std::uint32_t k = rows.first[r]; k != rows.first[r + 1]; ++k) {
+        const row_piece& rp = rows.pieces[k];
+        const place& p = places_[rp.place];
+        const std::int32_t x = p.x + rp.dx;
+        s.spaces(x - col);
+        if (p.kind == piece::glyph) {
+          s.put(static_cast<char>(p.a));
+        } else if (p.kind == piece::embedded) {
+          const char* t = drawings_[p.a].text.data();
+          for (std::uint32_t c = rp.from; c != rp.to; ++c)
+            s.put(t[c] == structural_break && !encoded_ ? '\n' : t[c]);
+        } else {
+          put_label(p, s);
+        }
+        col = x + rp.len;
+      }
+    }
+  }
+
+ public:
+  // (write and text come after the member templates they use: clang evaluates a member template
+  // only if its definition came before the use.)
+  // Writes size() characters to out[0], out[1], ...
+  constexpr void write(char* out) const {
+    drawing_char_sink s{out};
+    write_to(s);
+  }
+
+  // The text as a constant (N == size()): a char_array whose first N characters are the text.
+  template <std::size_t N>
+  constexpr auto text() const {
+    constexpr std::size_t blocks = N / 64 + 1;
+    drawing_block_sink<blocks> s{};
+    for (char& c : s.blank.c) c = ' ';
+    s.cur = s.blank;
+    write_to(s);
+    while (s.done != blocks) s.flush();
+    return std::bit_cast<char_array<blocks * 64>>(s.out);
+  }
+
+ private:
+  const graph& g_;
+  bool encoded_;
+  bool breaks_ = false;
+  std::int32_t ctx_len_ = 0;
+  std::vector<std::uint32_t> pos_;
+  std::vector<row> rows_;
+  std::vector<place> places_;
+  std::vector<rect> vals_;
+  std::vector<drawing> drawings_;
+  std::uint32_t height_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace ctff::detail
