@@ -34,13 +34,15 @@ void check_against_files(const std::string& name, const C& c) {
   CHECK(std::string(c.type_string()) == chomp(read_file(name + ".type.txt")));
   CHECK(std::string(c.compact()) == chomp(read_file(name + ".compact.txt")));
   CHECK(std::string(c.formatted()) == chomp(read_file(name + ".formatted.txt")));
+  CHECK(std::string(c.structural()) == chomp(read_file(name + ".structural.txt")));
 }
 
 #define CTFF_GOLDEN_STATIC(prog, name)                           \
   static_assert(programs::prog.bytes() == golden::name##_bytes); \
   static_assert(programs::prog.type_string() == golden::name##_type); \
   static_assert(programs::prog.compact() == golden::name##_compact); \
-  static_assert(programs::prog.formatted() == golden::name##_formatted)
+  static_assert(programs::prog.formatted() == golden::name##_formatted); \
+  static_assert(programs::prog.structural() == golden::name##_structural)
 
 CTFF_GOLDEN_STATIC(add_one, add_one_local);
 CTFF_GOLDEN_STATIC(simple, simple_broadcast_map_sum);
