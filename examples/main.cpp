@@ -2,6 +2,7 @@
 // lowered to the federated_language protobuf message.
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include <google/protobuf/text_format.h>
@@ -24,7 +25,7 @@ constexpr auto simple =
 static_assert(simple.type_string() == "(int32@SERVER -> int32@SERVER)");
 static_assert(simple.bytes().size() == 972);
 
-int main() {
+int main(int argc, char** argv) {
   // Parsed by protobuf (to_proto throws if it cannot), which writes the very same bytes back.
   // Checked before anything is printed: the example test passes only if the output appears.
   federated_language::Computation proto = ctff::to_proto(simple);
@@ -42,5 +43,13 @@ int main() {
   std::string text;
   google::protobuf::TextFormat::PrintToString(proto, &text);
   std::printf("proto:\n%s", text.c_str());
+
+  // The serialized message, to the file named by the first argument.
+  if (argc > 1) {
+    std::ofstream out(argv[1], std::ios::binary);
+    out.write(reinterpret_cast<const char*>(simple.bytes().data()),
+              static_cast<std::streamsize>(simple.bytes().size()));
+    if (!out) return 1;
+  }
   return 0;
 }
