@@ -11,6 +11,7 @@
 #include <federated_language/proto/computation.pb.h>
 
 #include <catch2/catch.hpp>
+#include <ctff/read.hpp>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -42,6 +43,13 @@ inline federated_language::Computation require_parses_string(const std::string& 
   REQUIRE(c.SerializeToString(&again));
   INFO("protobuf writes: " << hex(again));
   REQUIRE(again == bytes);
+  // ctff's own reader (ctff/read) reads it too, writes the same bytes back, and its checker
+  // finds nothing wrong.
+  const ctff::computation_tree tree = ctff::read_computation(bytes);
+  REQUIRE(ctff::serialize(tree) == bytes);
+  const auto errors = ctff::check(tree);
+  INFO("checker: " << (errors.empty() ? std::string() : errors.front().message()));
+  REQUIRE(errors.empty());
   return c;
 }
 

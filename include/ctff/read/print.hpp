@@ -1,0 +1,168 @@
+// The compact and formatted text of any computation tree, by federated_language's rules (the
+// same as the tracing side's printer, ast/print.hpp, which only knows traced trees): Python's
+// `(let` line without its trailing space, structs and blocks broken over lines in the formatted
+// form, literals printed by the shared numpy printer, compiled computations as `comp#<adler32
+// hex>` and Data as the decimal adler32 of its Computation message (see docs/opaque_computations.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "ctff/ast/literal_print.hpp"
+#include "ctff/core/sink.hpp"
+#include "ctff/read/tree.hpp"
+#include "ctff/read/writer.hpp"
+#include "ctff/trace/embed.hpp"
+#include "ctff/types/print.hpp"
+
+namespace ctff {
+namespace detail {
+
+// adler32 of node i's Computation message: the name Python gives a compiled computation.
+inline std::uint32_t node_checksum(const computation_tree& t, std::uint32_t i) {
+  const std::string b = serialize(t, i);
+  return adler32(reinterpret_cast<const unsigned char*>(b.data()), b.size());
+}
+
+// `comp#<hex>` / `<decimal>` (form == 0), or `Compiled(<hex>)` / `Data(<decimal>)` (form == 1).
+inline void put_opaque_label(const computation_tree& t, std::uint32_t i, text_sink& s, bool structural) {
+  const std::uint32_t sum = node_checksum(t, i);
+  const bool data = t.node(i).kind == block_kind::data;
+  if (data) {
+    if (structural) s.put("Data(");
+    s.put_uint(sum);
+  } else {
+    s.put(structural ? "Compiled(" : "comp#");
+    put_hex(s, sum);
+  }
+  if (structural) s.put(')');
+}
+
+class tree_printer {
+ public:
+  explicit tree_printer(const computation_tree& t) : t_(t) {}
+
+  void print(std::uint32_t i, text_sink& s) const {
+    const block_node& n = t_.node(i);
+    switch (n.kind) {
+      case block_kind::reference:
+      case block_kind::intrinsic:
+        s.put(t_.text(i));
+        return;
+      case block_kind::placement: {
+        const std::string_view uri = t_.text(i);
+        s.put(uri == "clients" ? std::string_view("CLIENTS") : uri == "server" ? std::string_view("SERVER") : uri);
+        return;
+      }
+      case block_kind::selection:
+        print(n.a, s);
+        s.put('[');
+        s.put_int(n.index);
+        s.put(']');
+        return;
+      case block_kind::struct_:
+        if (n.count == 0) {
+          s.put("<>");
+          return;
+        }
+        s.put('<');
+        elements(i, s);
+        s.line();
+        s.put('>');
+        return;
+      case block_kind::call:
+        print(n.a, s);
+        s.put('(');
+        if (n.b != no_index) print(n.b, s);
+        s.put(')');
+        return;
+      case block_kind::lambda:
+        s.put('(');
+        s.put(t_.text(i));
+        s.put(" -> ");
+        print(n.a, s);
+        s.put(')');
+        return;
+      case block_kind::block:
+        // Python writes "(let " and strips the trailing space where a line ends.
+        s.put(s.formatted ? "(let" : "(let ");
+        elements(i, s);
+        s.line();
+        s.put(" in ");
+        print(n.a, s);
+        s.put(')');
+        return;
+      case block_kind::literal:
+        print_literal(t_.pool, t_.pool.lits[n.b], s);
+        return;
+      case block_kind::tensorflow:
+      case block_kind::xla:
+      case block_kind::data:
+        put_opaque_label(t_, i, s, false);
+        return;
+    }
+  }
+
+ private:
+  // Struct elements or block locals, `name=value` (unnamed: value), one indented line each.
+  void elements(std::uint32_t i, text_sink& s) const {
+    ++s.indent;
+    s.line();
+    for (std::uint32_t k = 0; k != t_.node(i).count; ++k) {
+      if (k) {
+        s.put(',');
+        s.line();
+      }
+      const block_elem& e = t_.elem(i, k);
+      if (e.name_len) {
+        s.put(t_.name(e));
+        s.put('=');
+      }
+      print(e.value, s);
+    }
+    --s.indent;
+  }
+
+  const computation_tree& t_;
+};
+
+inline std::string tree_text(const computation_tree& t, std::uint32_t i, bool formatted) {
+  tree_printer p(t);
+  text_sink count{};
+  count.formatted = formatted;
+  p.print(i, count);
+  std::string out(count.n, '\0');
+  text_sink s{out.data()};
+  s.formatted = formatted;
+  p.print(i, s);
+  return out;
+}
+
+}  // namespace detail
+
+// Python's compact_representation() of the tree (or of the subtree at `node`).
+inline std::string compact(const computation_tree& t, std::uint32_t node = no_index) {
+  return detail::tree_text(t, node == no_index ? t.root : node, false);
+}
+// Python's formatted_representation().
+inline std::string formatted(const computation_tree& t, std::uint32_t node = no_index) {
+  return detail::tree_text(t, node == no_index ? t.root : node, true);
+}
+// The type string of node `node` (compact, or formatted), or "" when it has no type.
+inline std::string node_type_string(const computation_tree& t, std::uint32_t node, bool formatted = false) {
+  if (node == no_index || !t.has_type(node)) return {};
+  detail::text_sink count{};
+  count.formatted = formatted;
+  detail::print_type(t.types, t.node(node).type, count);
+  std::string out(count.n, '\0');
+  detail::text_sink s{out.data()};
+  s.formatted = formatted;
+  detail::print_type(t.types, t.node(node).type, s);
+  return out;
+}
+// The type string of the tree's root.
+inline std::string type_string(const computation_tree& t, bool formatted = false) {
+  return node_type_string(t, t.root, formatted);
+}
+
+}  // namespace ctff

@@ -1,0 +1,225 @@
+// The structural drawing of any computation tree: federated_language's
+// structural_representation(), built the way Python builds it (each subtree a list of rows padded
+// to one width; siblings glued side by side as close as the rows' padding allows). This is the
+// direct form of the algorithm, linear in the rows each glue touches: trees read from files are
+// drawn once, for a person to look at. (The tracing side has a linear-time layout for traced
+// trees, ast/structural.hpp; it knows only the tree shapes a trace makes.) Widths count code
+// points, as Python's len() does.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ctff/core/sink.hpp"
+#include "ctff/read/print.hpp"
+#include "ctff/read/tree.hpp"
+
+namespace ctff {
+namespace detail {
+
+class tree_drawer {
+ public:
+  using rows = std::vector<std::string>;
+
+  explicit tree_drawer(const computation_tree& t) : t_(t) {}
+
+  rows draw(std::uint32_t i) const {
+    const block_node& n = t_.node(i);
+    const std::string label = node_label(i);
+    switch (n.kind) {
+      case block_kind::block:
+      case block_kind::call: {
+        rows left = n.kind == block_kind::block ? list(i) : draw(n.a);
+        const std::int64_t lead0 = width(left[0]) - trail(left[0]);
+        left = concat(rows{spaces(lead0) + "/"}, left, true);
+        rows lines;
+        if (n.kind == block_kind::block || n.b != no_index) {
+          rows right = draw(n.kind == block_kind::block ? n.a : n.b);
+          const std::int64_t lp = lead(right[0]) - 1;
+          const std::int64_t tp = width(right[0]) - lp - 1;
+          right = concat(rows{"\\" + spaces(tp)}, right, false);
+          lines = fit(left, right, static_cast<std::int64_t>(width(label)), 4);
+        } else {
+          lines = std::move(left);
+        }
+        return concat(rows{spaces(lead(lines[0]) + 1) + label}, lines, true);
+      }
+      case block_kind::lambda:
+      case block_kind::selection:
+      case block_kind::struct_: {
+        rows below = n.kind == block_kind::struct_ ? list(i) : draw(n.a);
+        const std::int64_t lp = lead(below[0]);
+        return concat(rows{spaces(lp) + label, spaces(lp) + "|"}, below, true);
+      }
+      default:
+        return rows{label};
+    }
+  }
+
+  // Python's text: rows without trailing whitespace, joined by '\n'. `encoded`: a line break
+  // inside a row (a multi-line literal) as structural_break, the form ast/structural.hpp embeds.
+  std::string text(std::uint32_t i, bool encoded) const {
+    const rows r = draw(i);
+    std::string out;
+    for (std::size_t k = 0; k != r.size(); ++k) {
+      if (k) out += '\n';
+      std::string_view row = r[k];
+      while (!row.empty() && is_space(row.back())) row.remove_suffix(1);
+      for (char c : row) out += (encoded && c == '\n') ? '\x01' : c;
+    }
+    return out;
+  }
+
+ private:
+  static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
+           (c >= '\x1c' && c <= '\x1f');
+  }
+  static std::int64_t width(std::string_view s) {
+    std::int64_t n = 0;
+    for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    return n;
+  }
+  static std::int64_t lead(std::string_view s) {
+    std::int64_t n = 0;
+    while (static_cast<std::size_t>(n) != s.size() && s[static_cast<std::size_t>(n)] == ' ') ++n;
+    return n;
+  }
+  static std::int64_t trail(std::string_view s) {
+    std::int64_t n = 0;
+    while (static_cast<std::size_t>(n) != s.size() && s[s.size() - 1 - static_cast<std::size_t>(n)] == ' ') ++n;
+    return n;
+  }
+  static std::string spaces(std::int64_t n) { return std::string(n > 0 ? static_cast<std::size_t>(n) : 0, ' '); }
+
+  // a above b, every row padded to the widest (on the right when `left`, else on the left).
+  static rows concat(rows a, const rows& b, bool left) {
+    a.insert(a.end(), b.begin(), b.end());
+    std::int64_t w = 0;
+    for (const auto& r : a) w = std::max(w, width(r));
+    for (auto& r : a) {
+      const std::int64_t pad = w - width(r);
+      if (pad > 0) {
+        if (left) r.append(static_cast<std::size_t>(pad), ' ');
+        else r.insert(0, static_cast<std::size_t>(pad), ' ');
+      }
+    }
+    return a;
+  }
+
+  // r glued to the right of l: `first` columns of padding wanted between their first rows, at
+  // least `min` between the other rows they share; a positive inset eats padding on either side.
+  static rows fit(const rows& l, const rows& r, std::int64_t first, std::int64_t min) {
+    std::int64_t inset = trail(l[0]) + lead(r[0]) - first;
+    const std::size_t common = std::min(l.size(), r.size());
+    for (std::size_t k = 1; k < common; ++k) inset = std::min(inset, trail(l[k]) + lead(r[k]) - min);
+    rows out;
+    out.reserve(std::max(l.size(), r.size()));
+    for (std::size_t k = 0; k != common; ++k) {
+      std::string_view a = l[k], b = r[k];
+      if (inset > 0) {
+        std::int64_t cut = 0;
+        if (const std::int64_t tp = trail(a); tp > 0) {
+          cut = std::min(tp, inset);
+          a.remove_suffix(static_cast<std::size_t>(cut));
+        }
+        if (inset - cut > 0) {
+          if (const std::int64_t lp = lead(b); lp > 0) b.remove_prefix(static_cast<std::size_t>(std::min(lp, inset - cut)));
+        }
+      }
+      std::string row(a);
+      if (inset < 0) row.append(static_cast<std::size_t>(-inset), ' ');
+      row += b;
+      out.push_back(std::move(row));
+    }
+    const rows& taller = l.size() > r.size() ? l : r;
+    for (std::size_t k = common; k < taller.size(); ++k) out.push_back(taller[k]);
+    std::int64_t lo = -1, hi = 0;
+    for (const auto& row : out) {
+      const std::int64_t w = width(row);
+      hi = std::max(hi, w);
+      lo = lo < 0 ? w : std::min(lo, w);
+    }
+    if (lo != hi) {
+      const bool left = l.size() > r.size();
+      for (auto& row : out) {
+        const std::int64_t pad = hi - width(row);
+        if (pad <= 0) continue;
+        if (left) row.append(static_cast<std::size_t>(pad), ' ');
+        else row.insert(0, static_cast<std::size_t>(pad), ' ');
+      }
+    }
+    return out;
+  }
+
+  // `[name=a, b, ...]` of struct elements or block locals.
+  rows list(std::uint32_t i) const {
+    const block_node& n = t_.node(i);
+    rows lines{"["};
+    for (std::uint32_t k = 0; k != n.count; ++k) {
+      const block_elem& e = t_.elem(i, k);
+      rows c = draw(e.value);
+      if (e.name_len) c = fit(rows{std::string(t_.name(e)) + "="}, c, 0, 0);
+      if (k == 0) {
+        lines = fit(lines, c, 0, 0);
+      } else {
+        lines = fit(lines, rows{","}, 0, 0);
+        lines = fit(lines, c, 1, 4);
+      }
+    }
+    return fit(lines, rows{"]"}, 0, 0);
+  }
+
+  std::string node_label(std::uint32_t i) const {
+    const block_node& n = t_.node(i);
+    switch (n.kind) {
+      case block_kind::block: return "Block";
+      case block_kind::call: return "Call";
+      case block_kind::struct_: return "Struct";
+      case block_kind::placement: return "Placement";
+      case block_kind::intrinsic: return std::string(t_.text(i));
+      case block_kind::reference: return "Ref(" + std::string(t_.text(i)) + ")";
+      case block_kind::selection: return "Sel(" + std::to_string(n.index) + ")";
+      case block_kind::lambda: {
+        const std::string_view p = t_.text(i);
+        return "Lambda(" + (p.empty() ? std::string("None") : std::string(p)) + ")";
+      }
+      case block_kind::literal:
+      case block_kind::tensorflow:
+      case block_kind::xla:
+      case block_kind::data: {
+        text_sink count{};
+        put_leaf(i, count);
+        std::string out(count.n, '\0');
+        text_sink s{out.data()};
+        put_leaf(i, s);
+        return out;
+      }
+    }
+    return {};
+  }
+  void put_leaf(std::uint32_t i, text_sink& s) const {
+    const block_node& n = t_.node(i);
+    if (n.kind == block_kind::literal) {
+      s.put("Lit(");
+      print_literal(t_.pool, t_.pool.lits[n.b], s);
+      s.put(')');
+    } else {
+      put_opaque_label(t_, i, s, true);
+    }
+  }
+
+  const computation_tree& t_;
+};
+
+}  // namespace detail
+
+// Python's structural_representation() of the tree (or of the subtree at `node`).
+inline std::string structural(const computation_tree& t, std::uint32_t node = no_index) {
+  return detail::tree_drawer(t).text(node == no_index ? t.root : node, false);
+}
+
+}  // namespace ctff

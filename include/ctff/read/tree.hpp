@@ -1,0 +1,84 @@
+// A Computation read from its wire bytes (ctff/read/reader.hpp): every building block as data,
+// in flat vectors like the traced graph (children before parents, indices instead of pointers),
+// so that any tree, however it was made, can be printed, checked, written back and embedded.
+// Types share one ctff::type_desc (each node points to its Type's root there); literals live in
+// a detail::graph pool so that the tracing side's literal printer and Array writer apply as is.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ctff/ast/graph.hpp"
+#include "ctff/types/desc.hpp"
+
+namespace ctff {
+
+// The building blocks of federated_language, one per member of Computation's `computation` oneof.
+enum class block_kind : std::uint8_t {
+  reference, selection, struct_, call, lambda, block, intrinsic, data, placement, literal,
+  tensorflow, xla
+};
+
+inline constexpr std::uint32_t no_index = 0xffffffffu;
+
+struct block_node {
+  block_kind kind{};
+  std::uint32_t type = no_index;  // root of its Type in computation_tree::types; no_index: no type
+  std::uint32_t a = no_index;     // selection: source; call: function; lambda, block: result
+  std::uint32_t b = no_index;     // call: argument (no_index: none); literal: index in pool.lits
+  std::int32_t index = 0;         // selection
+  std::uint32_t first = 0, count = 0;        // struct elements / block locals, in `elems`
+  std::uint32_t text_off = 0, text_len = 0;  // in pool.chars: reference name, lambda parameter,
+                                             // intrinsic or placement uri; TensorFlow, Xla and
+                                             // Data: the serialized message (payload)
+};
+
+// A struct element or a block local.
+struct block_elem {
+  std::uint32_t value = 0;
+  std::uint32_t name_off = 0, name_len = 0;
+};
+
+class computation_tree {
+ public:
+  std::vector<block_node> nodes;
+  std::vector<block_elem> elems;
+  type_desc types;
+  detail::graph pool;  // literals (lits, dims, vals) and every string (chars)
+  std::uint32_t root = no_index;
+
+  const block_node& node(std::uint32_t i) const { return nodes[i]; }
+  std::string_view text(std::uint32_t i) const {
+    return pool.chars_at(nodes[i].text_off, nodes[i].text_len);
+  }
+  const block_elem& elem(std::uint32_t i, std::uint32_t k) const { return elems[nodes[i].first + k]; }
+  std::string_view name(const block_elem& e) const { return pool.chars_at(e.name_off, e.name_len); }
+  bool has_type(std::uint32_t i) const { return nodes[i].type != no_index; }
+  // The node's type as a description of its own (root set), e.g. for ctff::to_string.
+  type_desc type_of(std::uint32_t i) const {
+    type_desc d = types;
+    d.root = nodes[i].type;
+    return d;
+  }
+};
+
+constexpr std::string_view block_kind_name(block_kind k) {
+  switch (k) {
+    case block_kind::reference: return "reference";
+    case block_kind::selection: return "selection";
+    case block_kind::struct_: return "struct";
+    case block_kind::call: return "call";
+    case block_kind::lambda: return "lambda";
+    case block_kind::block: return "block";
+    case block_kind::intrinsic: return "intrinsic";
+    case block_kind::data: return "data";
+    case block_kind::placement: return "placement";
+    case block_kind::literal: return "literal";
+    case block_kind::tensorflow: return "tensorflow";
+    case block_kind::xla: return "xla";
+  }
+  return "?";
+}
+
+}  // namespace ctff
