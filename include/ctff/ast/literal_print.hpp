@@ -348,7 +348,7 @@ class array_printer {
   }
   constexpr void new_line() {
     pending_ = 0;
-    s_.put('\n');
+    s_.break_in_literal();
     col_ = 0;
   }
 

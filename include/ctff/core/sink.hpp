@@ -10,12 +10,18 @@
 
 namespace ctff::detail {
 
+// A line break inside a multi-line literal, in formatted text kept for embedding. Python indents
+// only the lines its printer makes, never a literal's own lines; an embedded text re-indented
+// into its user must tell the two apart.
+inline constexpr char literal_break = '\x02';
+
 // Characters. Formatted printing needs indentation after each line break.
 struct text_sink {
   char* out = nullptr;
   std::size_t n = 0;
   int indent = 0;       // in units of two spaces
   bool formatted = false;
+  bool encode_breaks = false;  // formatted text for embedding: a literal's breaks as literal_break
 
   constexpr void put(char c) {
     if (out) out[n] = c;
@@ -34,16 +40,20 @@ struct text_sink {
     put('\n');
     for (int i = 0; i < indent; ++i) put("  ");
   }
-  // Text that may hold line breaks of an already formatted child: each break keeps our indent.
-  // (The compact form keeps a line break as it is, as Python does for multi-line literals.)
+  // A line break inside a literal's text: kept as it is (Python never indents it), in both forms.
+  constexpr void break_in_literal() { put(formatted && encode_breaks ? literal_break : '\n'); }
+  // Formatted text of an embedded computation: each of its own line breaks keeps our indent, a
+  // literal's breaks stay as they are. (The compact form has only literal breaks.)
   constexpr void put_lines(std::string_view s) {
-    if (!formatted || indent == 0) {
+    if (!formatted) {
       put(s);
       return;
     }
     for (char c : s) {
       if (c == '\n') {
         line();
+      } else if (c == literal_break) {
+        break_in_literal();
       } else {
         put(c);
       }

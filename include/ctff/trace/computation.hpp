@@ -175,6 +175,27 @@ inline constexpr auto text_out_v = [] {
   return out;
 }();
 
+// The formatted text encoded for embedding (text_sink::encode_breaks), needed only when a
+// literal spans lines, which shows in the compact text; same size as the formatted text.
+template <class C>
+inline constexpr bool literal_breaks_v = [] {
+  for (char c : C::compact())
+    if (c == '\n') return true;
+  return false;
+}();
+
+template <class C>
+inline constexpr auto text_embed_v = [] {
+  std::array<char, comp_text_size_v<C, true> + 1> out{};
+  trace_ctx ctx;
+  auto root = trace_static<C>(ctx);
+  text_sink t{out.data()};
+  t.formatted = true;
+  t.encode_breaks = true;
+  printer(ctx).print(root, t);
+  return out;
+}();
+
 // The structural drawing: its size and whether a row holds a line break (a multi-line literal),
 // then the text, plain or encoded for embedding (ast/structural.hpp); each its own evaluation.
 struct structural_info {
@@ -220,16 +241,19 @@ class runtime_outputs {
 
   byte_view bytes() const { return byte_view(bytes_); }
 
-  std::string_view text(bool formatted) const {
-    const int f = formatted ? 1 : 0;
+  // `encoded`: the formatted text for embedding (text_sink::encode_breaks).
+  std::string_view text(bool formatted, bool encoded = false) const {
+    const int f = encoded ? 2 : formatted ? 1 : 0;
     std::call_once(once_[f], [&] {
       printer p(ctx_);
       text_sink count{};
       count.formatted = formatted;
+      count.encode_breaks = encoded;
       p.print(root_, count);
       text_[f].assign(count.n, '\0');
       text_sink t{text_[f].data()};
       t.formatted = formatted;
+      t.encode_breaks = encoded;
       p.print(root_, t);
     });
     return text_[f];
@@ -250,8 +274,8 @@ class runtime_outputs {
   trace_ctx ctx_;
   std::uint32_t root_ = 0;
   std::vector<unsigned char> bytes_;
-  mutable std::once_flag once_[2];
-  mutable std::string text_[2];
+  mutable std::once_flag once_[3];
+  mutable std::string text_[3];
   mutable std::once_flag structural_once_[2];
   mutable std::string structural_[2];
 };
@@ -330,7 +354,7 @@ class runtime_computation_t {
   }
 
  private:
-  friend struct detail::convert<runtime_computation_t>;  // embeds the encoded drawing
+  friend struct detail::convert<runtime_computation_t>;  // embeds the encoded texts
   std::shared_ptr<detail::runtime_outputs> out_;
 };
 
@@ -378,7 +402,10 @@ struct convert<computation_t<N, Fn, P>> {
     e.bytes = wire_v<C>.data();
     e.size = static_cast<std::uint32_t>(wire_size_v<C>);
     e.compact = C::compact();
-    e.formatted = C::formatted();
+    if constexpr (literal_breaks_v<C>)
+      e.formatted = {text_embed_v<C>.data(), comp_text_size_v<C, true>};
+    else
+      e.formatted = C::formatted();
     if constexpr (structural_info_v<C>.breaks)  // the encoded drawing differs from the plain one
       e.structural = {structural_v<C, true>.data, structural_info_v<C>.size};
     else
@@ -408,7 +435,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       len = static_cast<std::uint32_t>(t.size());
     };
     put_text(comp.compact(), e.compact_off, e.compact_len);
-    put_text(comp.formatted(), e.formatted_off, e.formatted_len);
+    put_text(comp.out_->text(true, true), e.formatted_off, e.formatted_len);
     own_structural(c, e, comp.out_->structural(true));
     c.embeds.push_back(e);
     return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));

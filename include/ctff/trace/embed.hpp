@@ -37,16 +37,19 @@ constexpr void own_bytes(graph& g, embed& e, const W& w) {
 }
 
 // Writes `p(text_sink&)` (which honours text_sink::formatted) into g.chars; returns {off, len}.
+// Formatted text is kept encoded for embedding (text_sink::encode_breaks).
 template <class P>
 constexpr void own_text(graph& g, const P& p, bool formatted, std::uint32_t& off,
                         std::uint32_t& len) {
   text_sink count{};
   count.formatted = formatted;
+  count.encode_breaks = true;
   p(count);
   len = static_cast<std::uint32_t>(count.n);
   off = grow(g.chars, count.n);
   text_sink out{g.chars.data() + off};
   out.formatted = formatted;
+  out.encode_breaks = true;
   p(out);
 }
 
