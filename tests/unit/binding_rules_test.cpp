@@ -229,3 +229,24 @@ TEST_CASE("unused calls stay bound, in creation order; variables never move", "[
 }
 
 }  // namespace
+
+namespace {
+
+constexpr auto three = ctff::computation<"three">([] { return 3; });
+
+// A computation without parameter called inside a trace: the call has no argument (`f()`) and,
+// made from constants only, is bound where it is made. (Found by the differential test: such a
+// call did not compile.)
+TEST_CASE("a computation without parameter is called with no argument", "[binding]") {
+  check_both<"m", std::int32_t>(
+      [](auto x) { return make_struct(x, three()); },
+      "(m_arg -> (let fc_m_symbol_0=( -> 3)() in <m_arg,fc_m_symbol_0>))");
+  check_both<"m", ci>(
+      [](auto x) { return make_struct(federated_sum(x), three(), federated_sum(x)); },
+      "(m_arg -> (let fc_m_symbol_0=federated_sum(m_arg),fc_m_symbol_1=( -> 3)(),"
+      "fc_m_symbol_2=federated_sum(m_arg) in <fc_m_symbol_0,fc_m_symbol_1,fc_m_symbol_2>))");
+  constexpr auto none = computation<"none">([] { return three(); });
+  STATIC_REQUIRE(none.compact() == "( -> (let fc_none_symbol_0=( -> 3)() in fc_none_symbol_0))");
+}
+
+}  // namespace

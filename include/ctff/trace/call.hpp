@@ -64,6 +64,16 @@ struct call_zip<P> {
 };
 
 // Calls `callee` (a function-typed value or a computation) with arguments x...
+// Whether the arguments fit the parameter (no arguments: checked by the caller). A function, not
+// a condition of call_function's `if constexpr`: that would name is_assignable_v<void, ...>.
+template <class P, class... X>
+constexpr bool call_assignable() {
+  if constexpr (sizeof...(X) == 0)
+    return true;
+  else
+    return is_assignable_v<P, typename call_arg<P, X...>::type>;
+}
+
 template <class Callee, class... X>
 constexpr auto call_function(Callee&& callee, X&&... x) {
   using F = value_type_t<Callee>;
@@ -98,8 +108,7 @@ constexpr auto call_function(Callee&& callee, X&&... x) {
       static_assert(report<labeled<"function", F>>::shown,
                     "ctff: call: several arguments need a struct parameter of that many elements");
       return poisoned<R>();
-    } else if constexpr (sizeof...(X) != 0 &&
-                         !is_assignable_v<P, typename call_arg<P, X...>::type>) {
+    } else if constexpr (!call_assignable<P, X...>()) {
       using A = typename call_arg<P, X...>::type;
       static_assert(report<labeled<"parameter", P>, labeled<"argument", A>>::shown,
                     "ctff: call: the argument is not assignable to the function's parameter type");
