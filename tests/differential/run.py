@@ -205,6 +205,9 @@ class Driver:
         obj = self.cache / f"{comp.name}-{key}.o"
         log_file = self.cache / f"{comp.name}-{key}.log"
         if obj.exists():
+            os.utime(obj)  # in use: kept by prune()
+            if log_file.exists():
+                os.utime(log_file)
             return obj, log_file.read_text() if log_file.exists() else ""
         if log_file.exists() and not obj.exists() and (self.cache / f"{comp.name}-{key}.failed").exists():
             return None, log_file.read_text()
@@ -268,6 +271,16 @@ class Driver:
                 objs.append(o)
                 good.append(s)
         return objs, good
+
+    def prune(self, days=3):
+        """Drops cache entries unused for some days (every header change makes new ones)."""
+        limit = time.time() - days * 86400
+        for f in self.cache.iterdir():
+            try:
+                if f.stat().st_mtime < limit:
+                    f.unlink()
+            except OSError:
+                pass
 
     def harness_obj(self, comp):
         text = (HERE / "harness_main.cpp").read_text()
@@ -373,6 +386,7 @@ class Driver:
             self.compiled[c.name] = set(seeds)
             results[c.name] = self.run_exe(c, exe, seeds)
         self.compare(results)
+        self.prune()
         self.report(time.time() - t_start, t_compiled - t_start)
         return 0 if not self.failures else 1
 
