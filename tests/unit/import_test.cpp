@@ -65,6 +65,15 @@ TEST_CASE("import: called, mapped and embedded inside traces", "[import]") {
     constexpr auto b = ctff::computation<"e">([] { return std::tuple(programs::add_one, 3); });
     same_outputs(a, b);
   }
+  SECTION("a multi-line literal keeps its lines when embedded") {
+    using m2 = std::array<std::array<i32, 2>, 2>;
+    static constexpr auto lit = ctff::computation<"lit">([] { return m2{{{1, 2}, {3, 4}}}; });
+    const auto f = ctff::from_proto<ctff::function<void, m2>>(lit.bytes());
+    const auto a = ctff::computation<"e", i32>([f](auto x) { return std::tuple(x, std::tuple(f, x)); });
+    constexpr auto b = ctff::computation<"e", i32>([](auto x) { return std::tuple(x, std::tuple(lit, x)); });
+    same_outputs(a, b);
+    CHECK(std::string(a.formatted()).find("( -> [[1 2]\n [3 4]])") != std::string::npos);
+  }
   SECTION("a federated computation from a message, called on a server value") {
     federated_language::Computation m;
     REQUIRE(m.ParseFromString(golden_bytes("simple_broadcast_map_sum")));

@@ -43,6 +43,7 @@ class imported_computation {
 
   imported_computation(std::string bytes, const computation_tree& t)
       : d_(std::make_shared<const parts>(parts{std::move(bytes), ctff::compact(t), ctff::formatted(t),
+                                               detail::tree_text(t, t.root, true, true),
                                                detail::tree_drawer(t).text(t.root, true),
                                                ctff::structural(t)})) {}
 
@@ -54,7 +55,9 @@ class imported_computation {
   std::string_view structural() const { return d_->structural; }
   static constexpr std::string_view type_string() { return ctff::type_string<F>(); }
   static constexpr std::string_view formatted_type_string() { return ctff::formatted_type_string<F>(); }
-  // The structural drawing as a trace embeds it (a line break inside a row as '\x01').
+  // The formatted text and the structural drawing as a trace embeds them (a literal's line breaks
+  // as text_sink's literal_break; a line break inside a drawing's row as structural_break).
+  std::string_view formatted_encoded() const { return d_->formatted_encoded; }
   std::string_view structural_encoded() const { return d_->structural_encoded; }
 
   // Inside a trace: Call(this, arg), bound to a Block local.
@@ -65,7 +68,7 @@ class imported_computation {
 
  private:
   struct parts {
-    std::string bytes, compact, formatted, structural_encoded, structural;
+    std::string bytes, compact, formatted, formatted_encoded, structural_encoded, structural;
   };
   std::shared_ptr<const parts> d_;
 };
@@ -108,8 +111,8 @@ struct convert<imported_computation<F>> {
     own_bytes(c, e, [&](byte_sink& s) { s.bytes(b.data(), b.size()); });
     e.compact_off = c.add_chars(x.compact());
     e.compact_len = static_cast<std::uint32_t>(x.compact().size());
-    e.formatted_off = c.add_chars(x.formatted());
-    e.formatted_len = static_cast<std::uint32_t>(x.formatted().size());
+    e.formatted_off = c.add_chars(x.formatted_encoded());
+    e.formatted_len = static_cast<std::uint32_t>(x.formatted_encoded().size());
     own_structural(c, e, x.structural_encoded());
     c.embeds.push_back(e);
     return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));

@@ -126,14 +126,18 @@ class tree_printer {
   const computation_tree& t_;
 };
 
-inline std::string tree_text(const computation_tree& t, std::uint32_t i, bool formatted) {
+// `encode_breaks`: the formatted text as a trace embeds it (text_sink::encode_breaks).
+inline std::string tree_text(const computation_tree& t, std::uint32_t i, bool formatted,
+                             bool encode_breaks = false) {
   tree_printer p(t);
   text_sink count{};
   count.formatted = formatted;
+  count.encode_breaks = encode_breaks;
   p.print(i, count);
   std::string out(count.n, '\0');
   text_sink s{out.data()};
   s.formatted = formatted;
+  s.encode_breaks = encode_breaks;
   p.print(i, s);
   return out;
 }

@@ -164,7 +164,12 @@ class tree_reader {
     p = e;
     return s;
   }
-  std::uint32_t add_chars(std::string_view s) { return t_.pool.add_chars(s); }
+  std::uint32_t add_chars(std::string_view s) {
+    auto& chars = t_.pool.chars;
+    const auto at = static_cast<std::uint32_t>(chars.size());
+    chars.insert(chars.end(), s.begin(), s.end());
+    return at;
+  }
 
   // ---- Computation -----------------------------------------------------------------------
   std::uint32_t computation(ptr p, ptr end) {

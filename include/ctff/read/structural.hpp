@@ -41,7 +41,7 @@ class tree_drawer {
           const std::int64_t lp = lead(right[0]) - 1;
           const std::int64_t tp = width(right[0]) - lp - 1;
           right = concat(rows{"\\" + spaces(tp)}, right, false);
-          lines = fit(left, right, static_cast<std::int64_t>(width(label)), 4);
+          lines = fit(std::move(left), right, static_cast<std::int64_t>(width(label)), 4);
         } else {
           lines = std::move(left);
         }
@@ -112,47 +112,46 @@ class tree_drawer {
 
   // r glued to the right of l: `first` columns of padding wanted between their first rows, at
   // least `min` between the other rows they share; a positive inset eats padding on either side.
-  static rows fit(const rows& l, const rows& r, std::int64_t first, std::int64_t min) {
+  // (l is taken by value and extended in place: a long list is glued element by element, and
+  // rebuilding its rows each time would make it quadratic.)
+  static rows fit(rows l, const rows& r, std::int64_t first, std::int64_t min) {
     std::int64_t inset = trail(l[0]) + lead(r[0]) - first;
     const std::size_t common = std::min(l.size(), r.size());
     for (std::size_t k = 1; k < common; ++k) inset = std::min(inset, trail(l[k]) + lead(r[k]) - min);
-    rows out;
-    out.reserve(std::max(l.size(), r.size()));
+    const std::size_t left_height = l.size();
     for (std::size_t k = 0; k != common; ++k) {
-      std::string_view a = l[k], b = r[k];
+      std::string& row = l[k];
+      std::string_view b = r[k];
       if (inset > 0) {
         std::int64_t cut = 0;
-        if (const std::int64_t tp = trail(a); tp > 0) {
+        if (const std::int64_t tp = trail(row); tp > 0) {
           cut = std::min(tp, inset);
-          a.remove_suffix(static_cast<std::size_t>(cut));
+          row.resize(row.size() - static_cast<std::size_t>(cut));
         }
         if (inset - cut > 0) {
           if (const std::int64_t lp = lead(b); lp > 0) b.remove_prefix(static_cast<std::size_t>(std::min(lp, inset - cut)));
         }
       }
-      std::string row(a);
       if (inset < 0) row.append(static_cast<std::size_t>(-inset), ' ');
       row += b;
-      out.push_back(std::move(row));
     }
-    const rows& taller = l.size() > r.size() ? l : r;
-    for (std::size_t k = common; k < taller.size(); ++k) out.push_back(taller[k]);
+    for (std::size_t k = common; k < r.size(); ++k) l.push_back(r[k]);
     std::int64_t lo = -1, hi = 0;
-    for (const auto& row : out) {
+    for (const auto& row : l) {
       const std::int64_t w = width(row);
       hi = std::max(hi, w);
       lo = lo < 0 ? w : std::min(lo, w);
     }
     if (lo != hi) {
-      const bool left = l.size() > r.size();
-      for (auto& row : out) {
+      const bool left = left_height > r.size();
+      for (auto& row : l) {
         const std::int64_t pad = hi - width(row);
         if (pad <= 0) continue;
         if (left) row.append(static_cast<std::size_t>(pad), ' ');
         else row.insert(0, static_cast<std::size_t>(pad), ' ');
       }
     }
-    return out;
+    return l;
   }
 
   // `[name=a, b, ...]` of struct elements or block locals.
@@ -164,13 +163,13 @@ class tree_drawer {
       rows c = draw(e.value);
       if (e.name_len) c = fit(rows{std::string(t_.name(e)) + "="}, c, 0, 0);
       if (k == 0) {
-        lines = fit(lines, c, 0, 0);
+        lines = fit(std::move(lines), c, 0, 0);
       } else {
-        lines = fit(lines, rows{","}, 0, 0);
-        lines = fit(lines, c, 1, 4);
+        lines = fit(std::move(lines), rows{","}, 0, 0);
+        lines = fit(std::move(lines), c, 1, 4);
       }
     }
-    return fit(lines, rows{"]"}, 0, 0);
+    return fit(std::move(lines), rows{"]"}, 0, 0);
   }
 
   std::string node_label(std::uint32_t i) const {
