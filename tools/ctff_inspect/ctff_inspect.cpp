@@ -124,7 +124,7 @@ std::string dot(const ctff::computation_tree& t) {
     std::string type;
     std::string fill = "white";
     if (n.type != ctff::no_index) {
-      type = ctff::node_type_string(t, i);
+      type = t.type_string(i);
       const ctff::type_node& tn = t.types.node(n.type);
       if (tn.kind == ctff::type_kind::federated)
         fill = tn.where == ctff::placement_kind::clients ? "lightblue" : "lightsalmon";

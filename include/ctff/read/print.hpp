@@ -152,21 +152,9 @@ inline std::string compact(const computation_tree& t, std::uint32_t node = no_in
 inline std::string formatted(const computation_tree& t, std::uint32_t node = no_index) {
   return detail::tree_text(t, node == no_index ? t.root : node, true);
 }
-// The type string of node `node` (compact, or formatted), or "" when it has no type.
-inline std::string node_type_string(const computation_tree& t, std::uint32_t node, bool formatted = false) {
-  if (node == no_index || !t.has_type(node)) return {};
-  detail::text_sink count{};
-  count.formatted = formatted;
-  detail::print_type(t.types, t.node(node).type, count);
-  std::string out(count.n, '\0');
-  detail::text_sink s{out.data()};
-  s.formatted = formatted;
-  detail::print_type(t.types, t.node(node).type, s);
-  return out;
-}
 // The type string of the tree's root.
 inline std::string type_string(const computation_tree& t, bool formatted = false) {
-  return node_type_string(t, t.root, formatted);
+  return t.type_string(t.root, formatted);
 }
 
 }  // namespace ctff

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
+#include "ctff/types/print.hpp"
 
 namespace ctff {
 
@@ -60,6 +63,19 @@ class computation_tree {
     type_desc d = types;
     d.root = nodes[i].type;
     return d;
+  }
+  // The node's type string (compact, or formatted), without copying the types; "" when the
+  // node has no type.
+  std::string type_string(std::uint32_t i, bool formatted = false) const {
+    if (i == no_index || nodes[i].type == no_index) return {};
+    detail::text_sink count{};
+    count.formatted = formatted;
+    detail::print_type(types, nodes[i].type, count);
+    std::string out(count.n, '\0');
+    detail::text_sink s{out.data()};
+    s.formatted = formatted;
+    detail::print_type(types, nodes[i].type, s);
+    return out;
   }
 };
 

@@ -1,0 +1,69 @@
+// Reading + checking a Computation (ctff/read) against protobuf's ParseFromString of the same
+// bytes, paired (alternated in one loop, see bench_common.hpp `paired`): the counter `ratio` is
+// (read + check) / parse. Inputs: the goldens (traced; their bytes equal Python's) and the
+// 1000-call broadcast -> map -> sum chain. docs/performance.md reports the numbers.
+//
+//   read_check/<name>  paired: ctff::read_computation + ctff::check  vs  ParseFromString
+//   read/<name>        paired: ctff::read_computation alone          vs  ParseFromString
+#include <benchmark/benchmark.h>
+
+#include <ctff/read.hpp>
+#include <string>
+
+#include "bench_common.hpp"
+#include "chain.hpp"
+
+namespace {
+
+void register_input(const std::string& name, const std::string& bytes) {
+  {
+    const auto t = ctff::read_computation(bytes);  // valid, and read back to the same bytes
+    if (!ctff::check(t).empty() || ctff::serialize(t) != bytes) {
+      std::fprintf(stderr, "read benchmark: %s does not read back cleanly\n", name.c_str());
+      std::exit(1);
+    }
+  }
+  auto parse = [bytes] {
+    federated_language::Computation m;
+    m.ParseFromString(bytes);
+    benchmark::DoNotOptimize(&m);
+  };
+  benchmark::RegisterBenchmark(("read_check/" + name).c_str(), [bytes, parse](benchmark::State& st) {
+    ctff_bench::paired(
+        st,
+        [&bytes] {
+          const auto t = ctff::read_computation(bytes);
+          auto errors = ctff::check(t);
+          benchmark::DoNotOptimize(&errors);
+        },
+        parse);
+    st.counters["bytes"] = static_cast<double>(bytes.size());
+  })->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(("read/" + name).c_str(), [bytes, parse](benchmark::State& st) {
+    ctff_bench::paired(
+        st,
+        [&bytes] {
+          auto t = ctff::read_computation(bytes);
+          benchmark::DoNotOptimize(&t);
+        },
+        parse);
+  })->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ctff_bench;
+  register_input("add_one", add_one.bytes().str());
+  register_input("simple", simple.bytes().str());
+  register_input("sum_clients", sum_clients.bytes().str());
+  register_input("named_params", named_params.bytes().str());
+  register_input("zip_unnamed", zip_unnamed.bytes().str());
+  register_input("federated_values", federated_values.bytes().str());
+  register_input("fedavg", fedavg.bytes().str());
+  register_input("chain1000", runtime_chain<1000>(1).bytes().str());
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
