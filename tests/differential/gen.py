@@ -26,6 +26,37 @@ from typing import Optional
 # TFF types
 
 
+
+def brace_tuples(code):
+    """`std::tuple(a, b)` -> `std::tuple{a, b}` everywhere in code (outside string and character
+    literals). For a value no ctff operation consumes (a variable's initializer, a dead statement):
+    g++'s generated code evaluates parenthesized arguments right to left, and if no ctff operation
+    sees the elements together their order cannot be restored (docs/design.md, binding order)."""
+    out, stack, i, n = [], [], 0, len(code)
+    while i < n:
+        c = code[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and code[j] != c:
+                j += 2 if code[j] == "\\" else 1
+            out.append(code[i:j + 1])
+            i = j + 1
+            continue
+        if code.startswith("std::tuple(", i):
+            out.append("std::tuple{")
+            stack.append(True)
+            i += len("std::tuple(")
+            continue
+        if c == "(":
+            stack.append(False)
+        elif c == ")" and stack:
+            if stack.pop():
+                c = "}"
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 @dataclass(frozen=True)
 class Tensor:
     dtype: str
@@ -808,7 +839,7 @@ class Scope:
             e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True)
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
-            self.lines.append(f"{code};")
+            self.lines.append(f"{brace_tuples(code)};")
             self.bound = self.trace_bound = True
             return
         if r < 0.2 and not self.helper and self.prog.comp_depth <= 1:
@@ -842,7 +873,7 @@ class Scope:
                 raise NoGen()
         name = self.prog.fresh("v")
         self.note(e)
-        self.lines.append(f"auto {name} = {e.code};")
+        self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
         v = Expr(name, e.type, True, e.param, False, True)
         self.vars.append(v)
         if e.binds:
@@ -862,7 +893,7 @@ class Scope:
                 continue
             name = self.prog.fresh("v")
             self.note(e)
-            self.lines.append(f"auto {name} = {e.code};")
+            self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
             w = Expr(name, e.type, True, e.param, False, True)
             self.vars.append(w)
             self.bound = True

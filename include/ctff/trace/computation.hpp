@@ -334,8 +334,8 @@ class runtime_computation_t {
   using type = function_t<P, result_type>;
 
   explicit runtime_computation_t(Fn fn)
-      : out_(std::make_shared<detail::runtime_outputs>()) {
-    out_->trace<Fn, P>(fn, Name.view());
+      : out_(std::make_shared<detail::runtime_outputs>()), fn_(fn) {
+    out_->trace<Fn, P>(fn_, Name.view());
   }
 
   static constexpr std::string_view name() { return Name.view(); }
@@ -356,6 +356,7 @@ class runtime_computation_t {
  private:
   friend struct detail::convert<runtime_computation_t>;  // embeds the encoded texts
   std::shared_ptr<detail::runtime_outputs> out_;
+  Fn fn_;  // traced again inside a trace of the same name (name_1, ...)
 };
 
 template <fixed_string Name, class... Params, class Fn>
@@ -425,6 +426,15 @@ struct convert<runtime_computation_t<N, Fn, P>> {
   using type = typename C::type;
   static constexpr void collect(const C&, bool, std::vector<operand>&) {}
   static std::uint32_t make(trace_ctx& c, const C& comp) {
+    if (c.floating || context_suffix(&c, N.view()) != 0) {  // as for computation_t
+      const auto index = static_cast<std::uint32_t>(c.embeds.size());
+      c.embeds.push_back(embed{});
+      if (c.floating)
+        c.deferred.push_back(new deferred_trace<N, Fn, P>(comp.fn_, index));
+      else
+        trace_nested<N, Fn, P>(c, comp.fn_, index);
+      return embedded_node(c, index);
+    }
     // Copied into the trace's pools: the computation may be a temporary that dies before the
     // trace is written.
     embed e{};

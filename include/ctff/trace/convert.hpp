@@ -73,7 +73,7 @@ struct convert<X, std::enable_if_t<is_constant_v<X>>> {
 };
 
 template <class Tuple, std::size_t... I>
-constexpr void collect_tuple(const Tuple& t, bool temp, std::vector<operand>& ops,
+constexpr void collect_tuple(const Tuple& t, [[maybe_unused]] bool temp, std::vector<operand>& ops,
                              std::index_sequence<I...>) {
   // An element held by lvalue reference names a variable: never a temporary.
   (convert_t<std::tuple_element_t<I, Tuple>>::collect(

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
@@ -17,12 +18,20 @@
 namespace ctff {
 namespace detail {
 
+// The bindings a selection's evaluation made: its source's when the source is a temporary, none
+// when it is a variable (whose calls were bound by earlier statements; restore_order must not
+// take them for this argument's).
+constexpr location selection_window(location l, bool temp) {
+  if (!temp) l.first = l.last = static_cast<std::uint32_t>(l.ctx->bindings.size());
+  return l;
+}
+
 // Selection node of element I (or the element itself when the source is a Struct node).
 template <std::size_t I, class T>
-constexpr auto select(const value<T>& v) {
+constexpr auto select(const value<T>& v, bool temp = true) {
   using S = struct_info<T>;
   using E = typename S::template elem_t<I>;
-  auto l = v.loc();
+  auto l = selection_window(v.loc(), temp);
   trace_ctx& c = *l.ctx;
   const node& src = c.nodes[l.id];
   std::uint32_t id;
@@ -77,12 +86,12 @@ struct fed_get_of<T, E, placement_kind::server, A> {  // <...>@SERVER
 
 // `uri(<(x -> x[I]),v>)`, inline.
 template <std::size_t I, class T>
-constexpr auto federated_get(const value<T>& v) {
+constexpr auto federated_get(const value<T>& v, bool temp) {
   using M = member_t<T>;
   using E = typename struct_info<M>::template elem_t<I>;
   using G = fed_get_of<T, E>;
   using FT = function_t<M, E>;
-  auto l = v.loc();
+  auto l = selection_window(v.loc(), temp);
   trace_ctx& c = *l.ctx;
   const std::uint32_t x = named_ref_node<M>(c, "x");
   const std::uint32_t sel = selection_node<E>(c, x, static_cast<std::uint32_t>(I));
@@ -102,7 +111,7 @@ struct selected_struct<federated_t<M, P, A>> {
 };
 
 template <std::size_t I, class T>
-constexpr auto get_checked(const value<T>& v) {
+constexpr auto get_checked(const value<T>& v, bool temp) {
   using S = struct_info<typename selected_struct<T>::type>;
   if constexpr (!S::is_struct) {
     static_assert(report<labeled<"value", T>>::shown,
@@ -113,39 +122,68 @@ constexpr auto get_checked(const value<T>& v) {
                   "ctff: get: the index or name is not an element of the struct");
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (!fed_info<T>::is_fed) {
-    return select<I>(v);
+    return select<I>(v, temp);
   } else if constexpr (at_server_v<T> && !fed_info<T>::all_equal) {
     static_assert(report<labeled<"value", T>>::shown,
                   "ctff: get: a federated struct placed at SERVER must be equal at all locations "
                   "(all_equal)");
     return poisoned<typename fed_get_of<T, typename S::template elem_t<I>>::result>();
   } else {
-    return federated_get<I>(v);
+    return federated_get<I>(v, temp);
   }
 }
 
 }  // namespace detail
 
+// A variable (lvalue) or a temporary: see detail::selection_window.
 template <std::size_t I, class T>
 constexpr auto get(const value<T>& v) {
-  return detail::get_checked<I>(v);
+  return detail::get_checked<I>(v, false);
 }
+template <std::size_t I, class T>
+constexpr auto get(value<T>&& v) {
+  return detail::get_checked<I>(v, true);
+}
+template <std::size_t I, class T>
+constexpr auto get(const value<T>&& v) {
+  return detail::get_checked<I>(v, true);
+}
+
+namespace detail {
+template <fixed_string Name, class T>
+constexpr auto get_named(const value<T>& v, bool temp) {
+  using S = struct_info<typename selected_struct<T>::type>;
+  if constexpr (S::is_struct) {
+    constexpr std::size_t i = S::index_of(Name.view());
+    return get_checked<i>(v, temp);
+  } else {
+    return get_checked<0>(v, temp);
+  }
+}
+}  // namespace detail
 
 template <fixed_string Name, class T>
 constexpr auto get(const value<T>& v) {
-  using S = detail::struct_info<typename detail::selected_struct<T>::type>;
-  if constexpr (S::is_struct) {
-    constexpr std::size_t i = S::index_of(Name.view());
-    return detail::get_checked<i>(v);
-  } else {
-    return detail::get_checked<0>(v);
-  }
+  return detail::get_named<Name>(v, false);
+}
+template <fixed_string Name, class T>
+constexpr auto get(value<T>&& v) {
+  return detail::get_named<Name>(v, true);
+}
+template <fixed_string Name, class T>
+constexpr auto get(const value<T>&& v) {
+  return detail::get_named<Name>(v, true);
 }
 
 template <tff_type T>
 template <class Index>
-constexpr auto value<T>::operator[](Index) const {
+constexpr auto value<T>::operator[](Index) const& {
   return ctff::get<Index::value>(*this);
+}
+template <tff_type T>
+template <class Index>
+constexpr auto value<T>::operator[](Index) && {
+  return ctff::get<Index::value>(std::move(*this));
 }
 
 namespace literals {

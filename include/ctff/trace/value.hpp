@@ -44,7 +44,9 @@ class value {
 
   // Selection sugar and calls are declared in trace/struct_ops.hpp and trace/call.hpp.
   template <class Index>
-  constexpr auto operator[](Index) const;
+  constexpr auto operator[](Index) const&;
+  template <class Index>
+  constexpr auto operator[](Index) &&;
   template <class... A>
   constexpr auto operator()(A&&... a) const;
 
