@@ -84,6 +84,27 @@ std::string nested_lambdas(std::size_t n) {
   return out;
 }
 
+// Computation{struct{element{value{reference{name: "x"}}} n times}}.
+std::string wide_struct(std::size_t n) {
+  auto build = [&](ctff::detail::back_sink& s) {
+    const auto end = s.pos;
+    for (std::size_t k = 0; k != n; ++k) {
+      const auto e = s.pos;
+      s.string_field(1, "x");
+      s.close(6, e);  // Computation.reference
+      s.close(2, e);  // Element.value
+      s.close(1, e);  // Struct.element
+    }
+    s.close(8, end);  // Computation.struct
+  };
+  ctff::detail::back_sink count{};
+  build(count);
+  std::string out(static_cast<std::size_t>(-count.pos), '\0');
+  ctff::detail::back_sink s{reinterpret_cast<unsigned char*>(out.data()), count.pos * -1};
+  build(s);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("reader: every golden prints its text files and writes its bytes back", "[read]") {
@@ -209,6 +230,14 @@ TEST_CASE("reader: hostile input is a read_error naming what and where", "[read]
     ctff::read_limits small;
     small.max_depth = 10;
     CHECK_THAT(read_failure(nested_lambdas(11), small), Catch::Contains("nesting deeper than 10"));
+  }
+  SECTION("a struct of 100,000 elements: printed and drawn in linear time") {
+    const auto t = ctff::read_computation(wide_struct(100000));
+    // `<x,x,...>`; the drawing: `Struct`, `|`, then `[Ref(x), Ref(x), ..., Ref(x)]` (Python's
+    // list glues each element one space after the comma).
+    CHECK(ctff::compact(t).size() == 2 * 100000 + 1);
+    CHECK(ctff::structural(t).size() == 6 + 1 + 1 + 1 + 8 * 100000);
+    CHECK(ctff::structural(ctff::read_computation(wide_struct(3))) == "Struct\n|\n[Ref(x), Ref(x), Ref(x)]");
   }
   SECTION("the size limit") {
     ctff::read_limits lim;
