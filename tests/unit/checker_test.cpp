@@ -256,3 +256,14 @@ TEST_CASE("checker: the type system's rules", "[check]") {
     CHECK_THROWS_WITH(ctff::check_or_throw(t), Catch::Contains("ctff: the Computation is not valid:\n  (top level): the data has no type"));
   }
 }
+
+TEST_CASE("printing: a block local named `` keeps its `=`, a struct element does not", "[read]") {
+  const auto t = ctff::read_computation(
+      text("block { local { value { struct { element { value { literal { value { dtype: DT_INT32 "
+           "shape {} int32_list { value: 1 } } } } } } } } result { reference {} } }")
+          .SerializeAsString());
+  CHECK(ctff::compact(t) == "(let =<1> in )");
+  // Python's layout by hand: the locals list `[=Struct]` (10 wide with its padding) under a `/`
+  // at column 9, the result under `\` five columns on (len("Block")), the label one right of `/`.
+  CHECK(ctff::structural(t) == "          Block\n         /     \\\n[=Struct]       Ref()\n  |\n  [Lit(1)]");
+}

@@ -104,7 +104,8 @@ class tree_printer {
   }
 
  private:
-  // Struct elements or block locals, `name=value` (unnamed: value), one indented line each.
+  // Struct elements or block locals, `name=value` (an unnamed element: value), one indented
+  // line each.
   void elements(std::uint32_t i, text_sink& s) const {
     ++s.indent;
     s.line();
@@ -114,7 +115,8 @@ class tree_printer {
         s.line();
       }
       const block_elem& e = t_.elem(i, k);
-      if (e.name_len) {
+      // A block local always has a name (`=v` if it is empty); a struct element may have none.
+      if (e.name_len || t_.node(i).kind == block_kind::block) {
         s.put(t_.name(e));
         s.put('=');
       }

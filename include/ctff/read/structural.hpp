@@ -226,7 +226,7 @@ class tree_drawer {
     for (std::uint32_t k = 0; k != n.count; ++k) {
       const block_elem& e = t_.elem(i, k);
       rows c = draw(e.value);
-      if (e.name_len) c = fit(one(std::string(t_.name(e)) + "="), c, 0, 0);
+      if (e.name_len || n.kind == block_kind::block) c = fit(one(std::string(t_.name(e)) + "="), c, 0, 0);
       if (k == 0) {
         lines = fit(std::move(lines), c, 0, 0);
       } else {
