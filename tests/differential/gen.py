@@ -834,13 +834,17 @@ class Scope:
             self.flush_pending()
             return
         r = rng.random()
-        if r < 0.12 and self.has_params and not self.helper:
+        seal = self.sealing_call() if r < 0.12 and self.has_params and not self.helper else None
+        if seal is not None:
             # A dead result: a parameter-derived call whose value is unused (body top level only).
             e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True)
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
             self.lines.append(f"{brace_tuples(code)};")
             self.bound = self.trace_bound = True
+            # Rule 5: the next binding is a named call of variables only. Arguments g++ evaluates
+            # right to left later cannot be told from a helper's unused result otherwise.
+            self.name_value(seal)
             return
         if r < 0.2 and not self.helper and self.prog.comp_depth <= 1:
             self.gen_helper_use(depth)
@@ -863,6 +867,19 @@ class Scope:
         if not e.traced:
             raise NoGen()
         self.name_value(e)
+
+    def sealing_call(self):
+        """A call of one parameter-derived variable (one binding, no temporaries), or None."""
+        for v in self.rng.sample(self.vars, len(self.vars)):
+            if not (v.param and v.traced):
+                continue
+            t = v.type
+            if isinstance(t, Fed) and t.placement == "S":
+                return E(f"ctff::federated_broadcast({v.code})", Fed(t.member, "C", True), v, binds=True)
+            if unplaced_value_type(t):
+                return E(f"ctff::federated_value({v.code}, ctff::SERVER)", Fed(t, "S", True), v,
+                         binds=True)
+        return None
 
     def name_value(self, e):
         const_only = not e.param
