@@ -254,8 +254,12 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
   }
   bool known = at == end;
   if (known && lo != 0) {
-    const node& before = c.nodes[c.bindings[lo - 1]];
-    known = before.live || (before.user != no_node && before.user < lo);
+    const std::uint32_t call = c.bindings[lo - 1];
+    const node& before = c.nodes[call];
+    // Named, used before, or held inline by a live struct or selection (a variable's): it
+    // belongs to an earlier statement.
+    known = before.live || (before.user != no_node && before.user < lo) ||
+            held_inline(c, call, c.bindings[lo]);
   }
   if (!known) {
     trace_error("ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python's order (a result left unused, or kept in a variable of a helper, sits between them); bind each argument to a named variable first");
