@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/ast/frozen_graph.hpp"
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
@@ -125,9 +126,30 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
 // Static storage of a captureless computation's outputs. Each size and each output is its own
 // variable template, so each is a separate constant evaluation with its own step budget: one trace
 // plus one output, never all of them at once.
+// The trace runs twice, to size the constant holding the recorded graph, then to fill it; every
+// output copies that graph (ast/frozen_graph.hpp) instead of tracing again.
 template <class C>
-constexpr std::uint32_t trace_static(trace_ctx& ctx) {
+constexpr std::uint32_t trace_live(trace_ctx& ctx) {
   return trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+}
+
+template <class C>
+inline constexpr graph_shape graph_shape_v = [] {
+  trace_ctx ctx;
+  const auto root = trace_live<C>(ctx);
+  return shape_of(ctx, root);
+}();
+
+template <class C>
+inline constexpr auto frozen_v = [] {
+  trace_ctx ctx;
+  trace_live<C>(ctx);
+  return freeze<graph_shape_v<C>>(ctx);
+}();
+
+template <class C>
+constexpr std::uint32_t trace_static(graph& g) {
+  return thaw(frozen_v<C>, g);
 }
 
 template <class C>

@@ -1,0 +1,91 @@
+// A finished trace as a constant: the graph's pools copied into fixed-size arrays, so that a
+// captureless computation is traced once (plus once to learn the pool sizes) and each of its
+// outputs, a constant evaluation of its own, starts from a copy of the recorded graph instead of
+// tracing it again. Every pointer a finished graph holds points to static storage (type bytes,
+// names, texts of other constant computations); heap data lives in the pools, by offset.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ctff/ast/graph.hpp"
+
+namespace ctff::detail {
+
+// Pool sizes of a graph, and its root.
+struct graph_shape {
+  std::uint32_t nodes = 0, elems = 0, lits = 0, dims = 0, vals = 0, chars = 0, bytes = 0,
+                embeds = 0, bindings = 0;
+  std::uint32_t root = 0;
+};
+
+constexpr graph_shape shape_of(const graph& g, std::uint32_t root) {
+  auto n = [](const auto& v) { return static_cast<std::uint32_t>(v.size()); };
+  return graph_shape{n(g.nodes), n(g.elems),     n(g.lits),   n(g.dims),     n(g.vals),
+                     n(g.chars), n(g.byte_pool), n(g.embeds), n(g.bindings), root};
+}
+
+template <graph_shape S>
+struct frozen_graph {
+  std::array<node, S.nodes> nodes{};
+  std::array<struct_elem, S.elems> elems{};
+  std::array<lit, S.lits> lits{};
+  std::array<std::int64_t, S.dims> dims{};
+  std::array<std::uint64_t, S.vals> vals{};
+  std::array<char, S.chars> chars{};
+  std::array<unsigned char, S.bytes> byte_pool{};
+  std::array<embed, S.embeds> embeds{};
+  std::array<std::uint32_t, S.bindings> bindings{};
+  std::string_view name{};
+  std::uint32_t suffix = 0;
+};
+
+template <class A, class V>
+constexpr void copy_pool(A& to, const V& from) {
+  for (std::size_t i = 0; i != to.size(); ++i) to[i] = from[i];
+}
+
+// g (with the shape S) as a constant.
+template <graph_shape S>
+constexpr frozen_graph<S> freeze(const graph& g) {
+  frozen_graph<S> f{};
+  copy_pool(f.nodes, g.nodes);
+  copy_pool(f.elems, g.elems);
+  copy_pool(f.lits, g.lits);
+  copy_pool(f.dims, g.dims);
+  copy_pool(f.vals, g.vals);
+  copy_pool(f.chars, g.chars);
+  copy_pool(f.byte_pool, g.byte_pool);
+  copy_pool(f.embeds, g.embeds);
+  copy_pool(f.bindings, g.bindings);
+  f.name = g.name;
+  f.suffix = g.suffix;
+  return f;
+}
+
+template <class T, class A>
+constexpr void thaw_pool(std::vector<T>& to, const A& from) {
+  to.reserve(from.size());
+  for (const T& x : from) to.push_back(x);
+}
+
+// Fills an empty graph with the frozen one; returns the root.
+template <graph_shape S>
+constexpr std::uint32_t thaw(const frozen_graph<S>& f, graph& g) {
+  thaw_pool(g.nodes, f.nodes);
+  thaw_pool(g.elems, f.elems);
+  thaw_pool(g.lits, f.lits);
+  thaw_pool(g.dims, f.dims);
+  thaw_pool(g.vals, f.vals);
+  thaw_pool(g.chars, f.chars);
+  thaw_pool(g.byte_pool, f.byte_pool);
+  thaw_pool(g.embeds, f.embeds);
+  thaw_pool(g.bindings, f.bindings);
+  g.name = f.name;
+  g.suffix = f.suffix;
+  return S.root;
+}
+
+}  // namespace ctff::detail
