@@ -235,11 +235,11 @@ class tree_reader {
     n.kind = k;
     n.text_off = add_chars(std::string_view(reinterpret_cast<const char*>(p), static_cast<std::size_t>(end - p)));
     n.text_len = static_cast<std::uint32_t>(end - p);
-    skim(p, end, 0);
+    skim(p, end);
   }
-  // Walks any message's fields (no groups) to check its framing, nested messages included as far
-  // as they parse as messages (bytes fields that are not messages are left alone).
-  void skim(ptr p, ptr end, std::size_t depth) {
+  // Walks a message's fields (no groups) to check its framing; length-delimited payloads are
+  // not looked into (they may be bytes).
+  void skim(ptr p, ptr end) {
     while (p != end) {
       at_ = p;
       const field f = tag(p, end);
@@ -254,9 +254,7 @@ class tree_reader {
           p += 4;
           break;
         case 2: {
-          ptr e = delimited(f, p, end, "a field");
-          (void)depth;
-          p = e;
+          p = delimited(f, p, end, "a field");
           break;
         }
         default:
