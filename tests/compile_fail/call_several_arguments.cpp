@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto add_one = ctff::computation<"add_one", i32>([](auto x) { return x + 1; });
 constexpr auto c = ctff::computation<"c">(
-    [] { return add_one(1, 2); });
+    [] { return add_one(1, 2); });  // expect-line
 static_assert(!c.compact().empty());

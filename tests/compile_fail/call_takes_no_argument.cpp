@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto five = ctff::computation<"five">([] { return 5; });
 constexpr auto c = ctff::computation<"c">(
-    [] { return five(1); });
+    [] { return five(1); });  // expect-line
 static_assert(!c.compact().empty());

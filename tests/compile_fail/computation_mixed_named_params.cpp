@@ -4,6 +4,6 @@
 
 #include <ctff/ctff.hpp>
 
-constexpr auto c = ctff::computation<"c", ctff::arg<"x", std::int32_t>, float>(
+constexpr auto c = ctff::computation<"c", ctff::arg<"x", std::int32_t>, float>(  // expect-line
     [](auto x, auto y) { return ctff::make_struct(x, y); });
 static_assert(!c.compact().empty());

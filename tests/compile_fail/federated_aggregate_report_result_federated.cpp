@@ -10,5 +10,5 @@ constexpr auto acc = ctff::computation<"acc", i32, i32>([](auto u, auto t) { ret
 constexpr auto ident = ctff::computation<"ident", i32>([](auto x) { return x; });
 constexpr auto to_server = ctff::computation<"to_server", i32>([](auto x) { return ctff::federated_value(x, ctff::SERVER); });
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
-    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, to_server); });
+    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, to_server); });  // expect-line
 static_assert(!c.compact().empty());

@@ -10,5 +10,5 @@ constexpr auto acc = ctff::computation<"acc", i32, i32>([](auto u, auto t) { ret
 constexpr auto ident = ctff::computation<"ident", i32>([](auto x) { return x; });
 constexpr auto fident = ctff::computation<"fident", float>([](auto x) { return x; });
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
-    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, fident); });
+    [](auto v) { return ctff::federated_aggregate(v, 0, acc, acc, fident); });  // expect-line
 static_assert(!c.compact().empty());

@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 using server_not_all_equal = ctff::federated<i32, ctff::placement_kind::server, false>;
 constexpr auto c = ctff::computation<"c", server_not_all_equal>(
-    [](auto x) { return ctff::federated_broadcast(x); });
+    [](auto x) { return ctff::federated_broadcast(x); });  // expect-line
 static_assert(!c.compact().empty());

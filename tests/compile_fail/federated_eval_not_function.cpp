@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c">(
-    [] { return ctff::federated_eval(5, ctff::CLIENTS); });
+    [] { return ctff::federated_eval(5, ctff::CLIENTS); });  // expect-line
 static_assert(!c.compact().empty());

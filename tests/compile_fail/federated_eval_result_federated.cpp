@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto at_server = ctff::computation<"at_server">([] { return ctff::federated_value(1, ctff::SERVER); });
 constexpr auto c = ctff::computation<"c">(
-    [] { return ctff::federated_eval(at_server, ctff::CLIENTS); });
+    [] { return ctff::federated_eval(at_server, ctff::CLIENTS); });  // expect-line
 static_assert(!c.compact().empty());

@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32, ctff::all_equal>>(
-    [](auto x) { return ctff::federated_map_all_equal(1.5f, x); });
+    [](auto x) { return ctff::federated_map_all_equal(1.5f, x); });  // expect-line
 static_assert(!c.compact().empty());

@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto to_server = ctff::computation<"to_server", i32>([](auto x) { return ctff::federated_value(x, ctff::SERVER); });
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32, ctff::all_equal>>(
-    [](auto x) { return ctff::federated_map_all_equal(to_server, x); });
+    [](auto x) { return ctff::federated_map_all_equal(to_server, x); });  // expect-line
 static_assert(!c.compact().empty());

@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto five = ctff::computation<"five">([] { return 5; });
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
-    [](auto x) { return ctff::federated_map(five, x); });
+    [](auto x) { return ctff::federated_map(five, x); });  // expect-line
 static_assert(!c.compact().empty());

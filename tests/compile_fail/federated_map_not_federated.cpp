@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto add_one = ctff::computation<"add_one", i32>([](auto x) { return x + 1; });
 constexpr auto c = ctff::computation<"c", i32>(
-    [](auto x) { return ctff::federated_map(add_one, x); });
+    [](auto x) { return ctff::federated_map(add_one, x); });  // expect-line
 static_assert(!c.compact().empty());

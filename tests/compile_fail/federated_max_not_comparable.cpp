@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<bool>>(
-    [](auto x) { return ctff::federated_max(x); });
+    [](auto x) { return ctff::federated_max(x); });  // expect-line
 static_assert(!c.compact().empty());

@@ -9,5 +9,5 @@
 using i32 = std::int32_t;
 
 constexpr auto c = ctff::computation<"c", ctff::at_clients<float>, ctff::at_clients<std::array<float, 2>>>(
-    [](auto x, auto w) { return ctff::federated_mean(x, w); });
+    [](auto x, auto w) { return ctff::federated_mean(x, w); });  // expect-line
 static_assert(!c.compact().empty());

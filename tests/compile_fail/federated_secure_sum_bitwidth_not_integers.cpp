@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<float>>(
-    [](auto x) { return ctff::federated_secure_sum_bitwidth(x, 8); });
+    [](auto x) { return ctff::federated_secure_sum_bitwidth(x, 8); });  // expect-line
 static_assert(!c.compact().empty());

@@ -9,5 +9,5 @@
 using i32 = std::int32_t;
 
 constexpr auto c = ctff::computation<"c", ctff::at_clients<ctff::struct_<ctff::field<"a", i32>, ctff::field<"b", i32>>>>(
-    [](auto x) { return ctff::federated_secure_sum(x, std::tuple{8, 8}); });
+    [](auto x) { return ctff::federated_secure_sum(x, std::tuple{8, 8}); });  // expect-line
 static_assert(!c.compact().empty());

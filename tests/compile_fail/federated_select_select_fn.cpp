@@ -1,6 +1,6 @@
 // federated_select with a select_fn that takes the wrong parameter.
 // expect: ctff: federated_select: select_fn must be a function whose parameter is assignable from <S,int32>, S the member type of server_val
-// expect: select_fn: (<float32,int32> ->
+// expect: (<float32,int32> -> float32)
 #include <cstdint>
 #include <array>
 
@@ -10,5 +10,5 @@ using i32 = std::int32_t;
 using keys_t = ctff::at_clients<std::array<i32, 3>>;
 constexpr auto pick = ctff::computation<"pick", float, i32>([](auto s, auto) { return s; });
 constexpr auto c = ctff::computation<"c", keys_t, ctff::at_server<i32>, ctff::at_server<i32>>(
-    [](auto k, auto m, auto s) { return ctff::federated_select(k, m, s, pick); });
+    [](auto k, auto m, auto s) { return ctff::federated_select(k, m, s, pick); });  // expect-line
 static_assert(!c.compact().empty());

@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<ctff::struct_<i32, bool>>>(
-    [](auto x) { return ctff::federated_sum(x); });
+    [](auto x) { return ctff::federated_sum(x); });  // expect-line
 static_assert(!c.compact().empty());

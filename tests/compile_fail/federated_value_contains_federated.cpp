@@ -9,5 +9,5 @@
 using i32 = std::int32_t;
 
 constexpr auto c = ctff::computation<"c", ctff::at_server<i32>>(
-    [](auto x) { return ctff::federated_value(std::tuple{x}, ctff::CLIENTS); });
+    [](auto x) { return ctff::federated_value(std::tuple{x}, ctff::CLIENTS); });  // expect-line
 static_assert(!c.compact().empty());

@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c">(
-    [] { return ctff::federated_value(nullptr, ctff::SERVER); });
+    [] { return ctff::federated_value(nullptr, ctff::SERVER); });  // expect-line
 static_assert(!c.compact().empty());

@@ -9,5 +9,5 @@
 using i32 = std::int32_t;
 
 constexpr auto c = ctff::computation<"c">(
-    [] { return ctff::federated_zip(std::tuple<>{}); });
+    [] { return ctff::federated_zip(std::tuple<>{}); });  // expect-line
 static_assert(!c.compact().empty());

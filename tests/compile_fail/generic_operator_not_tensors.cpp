@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<i32>>(
-    [](auto x) { return x + x; });
+    [](auto x) { return x + x; });  // expect-line
 static_assert(!c.compact().empty());

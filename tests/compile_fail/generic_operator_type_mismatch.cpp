@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", i32>(
-    [](auto x) { return x + 1.5f; });
+    [](auto x) { return x + 1.5f; });  // expect-line
 static_assert(!c.compact().empty());

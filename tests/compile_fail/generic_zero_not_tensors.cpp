@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c">(
-    [] { return ctff::generic_zero<ctff::at_clients<i32>>(); });
+    [] { return ctff::generic_zero<ctff::at_clients<i32>>(); });  // expect-line
 static_assert(!c.compact().empty());

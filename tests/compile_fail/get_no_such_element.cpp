@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<ctff::struct_<ctff::field<"a", i32>, ctff::field<"b", float>>>>(
-    [](auto x) { return ctff::get<"c">(x); });
+    [](auto x) { return ctff::get<"c">(x); });  // expect-line
 static_assert(!c.compact().empty());

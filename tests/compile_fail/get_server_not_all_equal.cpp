@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::federated<ctff::struct_<i32, float>, ctff::placement_kind::server, false>>(
-    [](auto x) { return ctff::get<1>(x); });
+    [](auto x) { return ctff::get<1>(x); });  // expect-line
 static_assert(!c.compact().empty());

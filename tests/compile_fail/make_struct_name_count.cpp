@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", i32>(
-    [](auto x) { return ctff::make_struct<"a">(x, 2); });
+    [](auto x) { return ctff::make_struct<"a">(x, 2); });  // expect-line
 static_assert(!c.compact().empty());

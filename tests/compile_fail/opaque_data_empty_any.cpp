@@ -3,5 +3,5 @@
 // expect: ctff: data: an empty Any is data<T>("", "")
 #include <ctff/ctff.hpp>
 
-constexpr auto d = ctff::data<ctff::sequence<float>>("type.googleapis.com/my.Dataset", ctff::empty_any);
+constexpr auto d = ctff::data<ctff::sequence<float>>("type.googleapis.com/my.Dataset", ctff::empty_any);  // expect-line
 static_assert(d.size() > 0);

@@ -9,4 +9,4 @@ struct point {
   float y;
 };
 
-using points = ctff::tff_t<std::array<point, 4>>;
+using points = ctff::tff_t<std::array<point, 4>>;  // expect-line

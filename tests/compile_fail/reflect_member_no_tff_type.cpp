@@ -8,4 +8,4 @@ struct client_data {
   void* ptr;
 };
 
-using client_data_at_clients = ctff::at_clients<client_data>;
+using client_data_at_clients = ctff::at_clients<client_data>;  // expect-line

@@ -7,4 +7,4 @@ struct view {
   const float& value;
 };
 
-using view_type = ctff::tff_t<view>;
+using view_type = ctff::tff_t<view>;  // expect-line

@@ -9,4 +9,4 @@ class handle {
   int fd() const { return fd_; }
 };
 
-using handle_type = ctff::tff_t<handle>;
+using handle_type = ctff::tff_t<handle>;  // expect-line

@@ -13,4 +13,4 @@ constexpr int reject() {
   return 0;
 }
 
-int main() { return reject<int>(); }
+int main() { return reject<int>(); }  // expect-line

@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto five = ctff::computation<"five">([] { return 5; });
 constexpr auto c = ctff::computation<"c", ctff::sequence<i32>>(
-    [](auto s) { return ctff::sequence_map(five, s); });
+    [](auto s) { return ctff::sequence_map(five, s); });  // expect-line
 static_assert(!c.compact().empty());

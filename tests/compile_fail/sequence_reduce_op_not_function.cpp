@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::sequence<i32>>(
-    [](auto s) { return ctff::sequence_reduce(s, 0, 1); });
+    [](auto s) { return ctff::sequence_reduce(s, 0, 1); });  // expect-line
 static_assert(!c.compact().empty());

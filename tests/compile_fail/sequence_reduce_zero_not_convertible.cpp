@@ -8,5 +8,5 @@
 using i32 = std::int32_t;
 constexpr auto acc = ctff::computation<"acc", i32, i32>([](auto u, auto t) { return u + t; });
 constexpr auto c = ctff::computation<"c", ctff::sequence<i32>>(
-    [](auto s) { return ctff::sequence_reduce(s, nullptr, acc); });
+    [](auto s) { return ctff::sequence_reduce(s, nullptr, acc); });  // expect-line
 static_assert(!c.compact().empty());

@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::sequence<ctff::tensor<ctff::dtype::str>>>(
-    [](auto s) { return ctff::sequence_sum(s); });
+    [](auto s) { return ctff::sequence_sum(s); });  // expect-line
 static_assert(!c.compact().empty());

@@ -7,5 +7,5 @@
 
 using i32 = std::int32_t;
 constexpr auto c = ctff::computation<"c", ctff::at_clients<ctff::sequence<ctff::tensor<ctff::dtype::float32, ctff::unknown_rank>>>>(
-    [](auto s) { return ctff::sequence_sum(s); });
+    [](auto s) { return ctff::sequence_sum(s); });  // expect-line
 static_assert(!c.compact().empty());

@@ -12,4 +12,4 @@ constexpr auto c = ctff::computation<"c", ctff::at_clients<std::int32_t>>([](aut
   auto z = ctff::federated_sum(x);
   return std::tuple{z, v0};
 });
-static_assert(!c.compact().empty());
+static_assert(!c.compact().empty());  // expect-line

@@ -9,4 +9,4 @@ constexpr auto c = ctff::computation<"c", ctff::at_clients<std::int32_t>>([](aut
   ctff::federated_value(2, ctff::SERVER);
   return ctff::federated_sum(x);
 });
-static_assert(!c.compact().empty());
+static_assert(!c.compact().empty());  // expect-line

@@ -14,4 +14,4 @@ constexpr auto c = ctff::computation<"c", ctff::at_clients<std::int32_t>>([](aut
   };
   return std::tuple{ctff::federated_value(1, ctff::SERVER), h(x)};
 });
-static_assert(!c.compact().empty());
+static_assert(!c.compact().empty());  // expect-line

@@ -7,12 +7,16 @@
 // the text is a template argument of `diagnostic`:
 //   g++-12:     note: 'ctff::diagnostic<ctff::tff_types<22>{"value: {int32}@CLIENTS"}>::shown'
 //               evaluates to false
-//   clang++-16: error: static assertion failed due to requirement 'diagnostic<ctff::tff_types<22>{
-//               "value: {int32}@CLIENTS"}>::shown': ctff: ...
-// A '\n' in the text marks where a new piece may start (between the parts of a report); g++ shows
-// it as a space. clang prints a char array as a string only when it is short (up to 31 characters,
-// and not 8 or 16 long, which come out as lists of numbers), so on clang the text is cut into
-// pieces: at each '\n' and after 30 characters; a piece of 8 or 16 gets a trailing space.
+//   clang++-16: error: static assertion failed due to requirement 'diagnostic<ctff::tff_types<6>{
+//               "value:"}, ctff::tff_types<15>{"{int32}@CLIENTS"}>::shown': ctff: ...
+// A '\n' in the text separates the parts of a report (after a ';', which clang's pieces drop);
+// g++ shows it as a space. clang prints a
+// char array as a string only up to 36 characters (longer ones end in "[...]": its diagnostics
+// never print whole arrays), so on clang the text is cut into pieces of at most 36: at each '\n',
+// then, in a longer part, after its label ("value:"), so that a type of up to 36 characters
+// reads as one piece, and in a longer type after a comma or before a '@' (never inside a name).
+// Each piece's terminating zero is written explicitly: clang's evaluator otherwise records only
+// the characters written (8, 16 or 32 of them) and prints the array as a list of numbers.
 #pragma once
 
 #include <array>
@@ -39,7 +43,7 @@ struct diagnostic {
 namespace detail {
 
 #if defined(__clang__)
-inline constexpr std::size_t diagnostic_piece_max = 30;
+inline constexpr std::size_t diagnostic_piece_max = 36;
 #else
 inline constexpr std::size_t diagnostic_piece_max = 0;  // one piece, any length
 #endif
@@ -48,30 +52,46 @@ struct piece_bounds {
   std::size_t begin = 0, size = 0;
 };
 
+// Where a part longer than diagnostic_piece_max is cut: after its label (": "), else after the
+// last ',' or before the last '@' that keeps the piece within the limit, else at the limit.
+constexpr std::size_t piece_end(std::string_view part) {
+  const std::size_t max = diagnostic_piece_max;
+  if (part.size() <= max) return part.size();
+  const std::size_t label = part.find(": ");
+  if (label != std::string_view::npos && label + 1 <= max) return label + 1;
+  for (std::size_t i = max; i > 1; --i) {
+    if (part[i - 1] == ',' || part[i] == '@') return i;
+  }
+  return max;
+}
+
 // The pieces of W's text (at most `max` of them are recorded; returns how many there are).
 template <class W>
 constexpr std::size_t split_pieces(piece_bounds* out, std::size_t max) {
   constexpr std::string_view all = static_text<W>();
-  std::size_t n = 0, begin = 0;
-  auto emit = [&](std::size_t end) {
-    if (n < max) out[n] = {begin, end - begin};
+  std::size_t n = 0;
+  auto emit = [&](std::size_t begin, std::size_t size) {
+    if (n < max) out[n] = {begin, size};
     ++n;
   };
   if constexpr (diagnostic_piece_max == 0) {
-    emit(all.size());
+    emit(0, all.size());
     return n;
   } else {
-    for (std::size_t i = 0; i != all.size(); ++i) {
-      if (all[i] == '\n') {
-        emit(i);
-        begin = i + 1;
-      } else if (i - begin == diagnostic_piece_max) {
-        emit(i);
-        begin = i;
-      }
+    std::size_t begin = 0;
+    while (true) {
+      const std::size_t stop = all.find('\n', begin);
+      std::size_t part_end = stop == std::string_view::npos ? all.size() : stop;
+      if (part_end != begin && all[part_end - 1] == ';') --part_end;  // pieces separate parts
+      do {  // the part [begin, part_end), in pieces; a space after a cut starts no piece
+        const std::size_t size = piece_end(all.substr(begin, part_end - begin));
+        emit(begin, size);
+        begin += size;
+        while (begin != part_end && all[begin] == ' ') ++begin;
+      } while (begin != part_end);
+      if (stop == std::string_view::npos) return n;
+      begin = stop + 1;
     }
-    if (begin != all.size() || n == 0) emit(all.size());
-    return n;
   }
 }
 
@@ -89,13 +109,12 @@ template <class W, std::size_t K>
 constexpr auto diagnostic_piece() {
   constexpr std::string_view all = static_text<W>();
   constexpr piece_bounds b = pieces_v<W>[K];
-  constexpr bool pad = diagnostic_piece_max != 0 && (b.size == 8 || b.size == 16);
-  tff_types<b.size + (pad ? 1 : 0)> r{};
+  tff_types<b.size> r{};
   for (std::size_t i = 0; i != b.size; ++i) {
     const char c = all[b.begin + i];
     r.text[i] = c == '\n' ? ' ' : c;
   }
-  if (pad) r.text[b.size] = ' ';
+  r.text[b.size] = '\0';  // written, so that clang prints every length as a string
   return r;
 }
 

@@ -12,6 +12,7 @@ struct fixed_string {
 
   constexpr fixed_string(const char (&s)[N + 1]) noexcept {
     for (std::size_t i = 0; i != N; ++i) data[i] = s[i];
+    data[N] = '\0';  // written: clang prints a name of 8, 16 or 32 characters as text, not numbers
   }
   static constexpr std::size_t size() noexcept { return N; }
   constexpr std::string_view view() const noexcept { return {data, N}; }

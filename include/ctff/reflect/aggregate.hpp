@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ctff/core/fixed_string.hpp"
+#include "ctff/core/python_name.hpp"
 #include "ctff/types/type_traits.hpp"
 
 namespace ctff {
@@ -132,27 +133,158 @@ inline constexpr auto member_name_v =
 template <class Aggregate, fixed_string Member, class Type>
 inline constexpr bool member_has_tff_type = has_tff_type<Type>;
 
+// A member name TFF accepts as a field name (core/python_name.hpp).
+template <class Aggregate, fixed_string Member>
+inline constexpr bool member_name_allowed = is_valid_element_name(Member.view());
+
+template <class Aggregate, fixed_string Member>
+constexpr auto member_name_or_placeholder() {
+  if constexpr (member_name_allowed<Aggregate, Member>)
+    return Member;
+  else
+    return fixed_string("ctff_invalid");
+}
+
 // The checks sit in constexpr function bodies, evaluated while the type is computed: a failed
 // static_assert there leaves the enclosing classes valid. In a class, clang would drop the class,
 // fail the has_tff_type check it is instantiated from, and add tff_t's generic error.
 template <class Aggregate, fixed_string Member, class Type>
 constexpr bool check_member() {
-  static_assert(member_has_tff_type<Aggregate, Member, Type>,
-                "ctff: a member of this aggregate has no TFF type (its name and type are the "
-                "arguments of member_has_tff_type); specialize ctff::tff_type_of for the "
-                "member's type");
-  return true;
+  if constexpr (!member_name_allowed<Aggregate, Member>) {
+    static_assert(member_name_allowed<Aggregate, Member>,
+                  "ctff: an aggregate member's name is an attribute name of Python's StructType "
+                  "(items, named, children, __x__, ...), which TFF rejects as a field name; rename "
+                  "the member or specialize ctff::tff_type_of for the aggregate");
+    return false;
+  } else {
+    static_assert(member_has_tff_type<Aggregate, Member, Type>,
+                  "ctff: a member of this aggregate has no TFF type (its name and type are the "
+                  "arguments of member_has_tff_type); specialize ctff::tff_type_of for the "
+                  "member's type");
+    return true;
+  }
 }
 
 // One member as field<"name", TFF type>; shared with reflect/hana.hpp. Naming the class runs
-// check_member (a default argument); after its error a placeholder type avoids further ones.
+// check_member (a default argument); after its error a placeholder avoids further ones.
 template <class Aggregate, fixed_string Member, class Type,
           bool Checked = check_member<Aggregate, Member, Type>()>
 struct member_field {
   using type =
-      field<Member, typename std::conditional_t<has_tff_type<Type>, tff_t_impl<Type>,
-                                                std::type_identity<tensor<dtype::bool_>>>::type>;
+      field<member_name_or_placeholder<Aggregate, Member>(),
+            typename std::conditional_t<has_tff_type<Type>, tff_t_impl<Type>,
+                                        std::type_identity<tensor<dtype::bool_>>>::type>;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Shapes Boost.PFR cannot reflect, detected before PFR is asked (its own errors name neither the
+// aggregate nor the member): a base class, a C array member. Both are found by aggregate
+// initialization in requires-expressions, which fail quietly.
+
+// Converts to a base class of T and to nothing else: T{base_probe<T>{}} is valid only when T's
+// first element is a base (bases come before members in aggregate initialization).
+template <class T>
+struct base_probe {
+  template <class B>
+    requires(std::is_class_v<B> && !std::is_same_v<B, T> && std::is_base_of_v<B, T>)
+  operator B&&() const noexcept;  // declared only: used in unevaluated operands
+};
+
+template <class T>
+concept aggregate_with_base = requires { T{base_probe<T>{}}; };
+
+// Converts to anything (PFR's count works the same way).
+struct any_probe {
+  template <class X>
+  operator X&() const noexcept;
+};
+template <std::size_t>
+using any_probe_at = any_probe;
+
+// With E initializers, one per scalar slot (PFR's count, in which a C array member `float w[4]`
+// takes 4 slots through brace elision): is T{any x S, {}, any x (E - S - 1)} valid? `{}` always
+// initializes one member or one array element, except at the first slot of a C array member,
+// where it initializes the whole array and leaves too many initializers. `{any}` stands in where
+// `{}` fails for another reason (a reference member, no default constructor).
+template <class T, std::size_t S, std::size_t E, std::size_t... I, std::size_t... J>
+constexpr bool slot_starts_member(std::index_sequence<I...>, std::index_sequence<J...>) {
+  return requires { T{any_probe_at<I>{}..., {}, any_probe_at<J>{}...}; } ||
+         requires { T{any_probe_at<I>{}..., {any_probe{}}, any_probe_at<J>{}...}; };
+}
+
+// A slot that fails the test above starts a C array member when the array can be initialized
+// whole there (`{}` or `{any}`, no initializers after it), which a reference member cannot.
+template <class T, std::size_t... I>
+constexpr bool whole_array_at(std::index_sequence<I...>) {
+  return requires { T{any_probe_at<I>{}..., {}}; } ||
+         requires { T{any_probe_at<I>{}..., {any_probe{}}}; };
+}
+
+template <class T, std::size_t E, std::size_t... S>
+constexpr std::size_t first_c_array_slot(std::index_sequence<S...>) {
+  constexpr bool starts[] = {
+      true, (slot_starts_member<T, S, E>(std::make_index_sequence<S>{},
+                                         std::make_index_sequence<E - S - 1>{}) ||
+             !whole_array_at<T>(std::make_index_sequence<S>{}))...};
+  for (std::size_t s = 0; s != E; ++s)
+    if (!starts[s + 1]) return s;
+  return E;
+}
+
+// The index of T's first C array member (members before it take one slot each), or E: none.
+// Common case, one requires-expression: E braced initializers `{any}`, one per slot, are valid
+// only when no member takes several slots.
+template <class T, std::size_t E, std::size_t... I>
+constexpr std::size_t c_array_member_index(std::index_sequence<I...>) {
+  if constexpr (E == 0 || requires { T{{((void)I, any_probe{})}...}; })
+    return E;
+  else
+    return first_c_array_slot<T, E>(std::make_index_sequence<E>{});
+}
+
+// The number of members, arrays counted once, when every member takes `{any}` (else 0): the
+// largest n with T{{any} x n} valid, confirmed by T{{any} x n, any} being invalid.
+template <class T, std::size_t N, std::size_t... I>
+constexpr bool braced_init_valid(std::index_sequence<I...>) {
+  return requires { T{{((void)I, any_probe{})}...}; };
+}
+template <class T, std::size_t N, std::size_t... I>
+constexpr bool braced_init_full(std::index_sequence<I...>) {
+  return braced_init_valid<T, N>(std::index_sequence<I...>{}) &&
+         !requires { T{{((void)I, any_probe{})}..., any_probe{}}; };
+}
+template <class T, std::size_t E, std::size_t... N>
+constexpr std::size_t member_count(std::index_sequence<N...>) {
+  constexpr bool full[] = {false, braced_init_full<T, N + 1>(std::make_index_sequence<N + 1>{})...};
+  for (std::size_t n = E; n != 0; --n)
+    if (full[n]) return n;
+  return 0;
+}
+
+// The name of member I of T, which has M members (any kind: C arrays too), read as member_name
+// does, through PFR's structured binding for a given count.
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wundefined-var-template"
+#pragma clang diagnostic ignored "-Wundefined-internal"
+#endif
+template <class T, std::size_t M, std::size_t I>
+consteval std::string_view counted_member_name() {
+  std::string_view text = pretty_member<member_address{&boost::pfr::detail::sequence_tuple::get<I>(
+      boost::pfr::detail::tie_as_tuple(fake_object<T>.value, boost::pfr::detail::size_t_<M>{}))}>();
+  text.remove_suffix(pretty_suffix_size);
+  std::size_t begin = text.size();
+  while (begin != 0 && is_identifier_char(text[begin - 1])) --begin;
+  return text.substr(begin);
+}
+
+template <class T, std::size_t M, std::size_t I>
+inline constexpr std::string_view counted_member_name_v = counted_member_name<T, M, I>();
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
+
+
 
 template <class T>
 using indices_of = std::make_index_sequence<boost::pfr::tuple_size_v<T>>;
@@ -170,23 +302,73 @@ consteval bool member_addresses_are_constant() {
 template <class T>
 inline constexpr bool has_addressable_members = member_addresses_are_constant<T>();
 
+// Named so that the failed requirement shows the aggregate (and the member's index).
 template <class T>
-constexpr bool check_addressable_members() {
-  static_assert(has_addressable_members<T>,
-                "ctff: an aggregate with a reference or bit-field member has no TFF type (its "
-                "member names cannot be read); specialize ctff::tff_type_of for it");
-  return has_addressable_members<T>;
+inline constexpr bool has_no_base_class = !aggregate_with_base<T>;
+template <class T, auto Member>
+inline constexpr bool member_is_not_a_c_array = false;
+
+template <class T, auto Member>
+constexpr void report_c_array_member() {
+  static_assert(member_is_not_a_c_array<T, Member>,
+                "ctff: an aggregate with a C array member has no TFF type (the aggregate and "
+                "the member follow in member_is_not_a_c_array); write std::array<T, N> instead "
+                "of T[N], or specialize ctff::tff_type_of for the aggregate");
 }
 
-template <class T, bool Valid = check_addressable_members<T>(), class Indices = indices_of<T>>
-struct aggregate_struct {
-  using type = struct_t<>;  // placeholder after the addressability error
-};
+// Names the member when the member count can be found (every member takes `{any}`), else gives
+// its index.
+template <class T, std::size_t E, std::size_t Index>
+constexpr void find_c_array_member() {
+  constexpr std::size_t m = member_count<T, E>(std::make_index_sequence<E>{});
+  // (`T{}` fails with a reference member, whose address is no constant.)
+  if constexpr (m > Index && requires { T{}; }) {
+    constexpr std::string_view name = counted_member_name_v<T, m, Index>;
+    report_c_array_member<T, to_fixed_string<name.size()>(name)>();
+  } else {
+    report_c_array_member<T, Index>();
+  }
+}
 
+// Every check that needs the aggregate's shape, in the order that lets each run: PFR's count
+// fails on a base class, its member access on a C array member.
+template <class T>
+constexpr bool check_aggregate_shape() {
+  if constexpr (aggregate_with_base<T>) {
+    static_assert(has_no_base_class<T>,
+                  "ctff: an aggregate with a base class has no TFF type (Boost.PFR reads the "
+                  "members of one class only); declare the base's members in the struct itself, "
+                  "or specialize ctff::tff_type_of for it");
+    return false;
+  } else if constexpr (constexpr std::size_t e = boost::pfr::tuple_size_v<T>,
+                       i = c_array_member_index<T, e>(std::make_index_sequence<e>{});
+                       i != e) {
+    find_c_array_member<T, e, i>();
+    return false;
+  } else {
+    static_assert(has_addressable_members<T>,
+                  "ctff: an aggregate with a reference or bit-field member has no TFF type (its "
+                  "member names cannot be read); hold the value itself, drop the bit-field, or "
+                  "specialize ctff::tff_type_of for it");
+    return has_addressable_members<T>;
+  }
+}
+
+template <class T, class Indices = indices_of<T>>
+struct aggregate_members;
 template <class T, std::size_t... I>
-struct aggregate_struct<T, true, std::index_sequence<I...>> {
+struct aggregate_members<T, std::index_sequence<I...>> {
   using type = struct_t<
       typename member_field<T, member_name_v<T, I>, boost::pfr::tuple_element_t<I, T>>::type...>;
+};
+
+template <class T, bool Valid = check_aggregate_shape<T>()>
+struct aggregate_struct {
+  using type = struct_t<>;  // placeholder after a shape error
+};
+template <class T>
+struct aggregate_struct<T, true> {
+  using type = typename aggregate_members<T>::type;
 };
 
 }  // namespace detail

@@ -17,6 +17,7 @@
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
+#include "ctff/core/python_name.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
 #include "ctff/trace/error.hpp"
@@ -38,6 +39,8 @@ template <class P> struct named_arg { using type = tff_t<P>; };
 template <fixed_string N, class T> struct named_arg<arg<N, T>> { using type = field<N, tff_t<T>>; };
 template <class P> inline constexpr bool is_arg_v = false;
 template <fixed_string N, class T> inline constexpr bool is_arg_v<arg<N, T>> = true;
+template <class P> inline constexpr fixed_string arg_name_v = "";
+template <fixed_string N, class T> inline constexpr fixed_string arg_name_v<arg<N, T>> = N;
 
 // Python's packing: none -> no parameter; one -> its type; n -> one struct, named when every
 // parameter is named.
@@ -59,14 +62,29 @@ constexpr auto call_body(const Fn& fn, value<P> p) {
   if constexpr (std::is_invocable_v<const Fn&, value<P>>) {
     return fn(std::move(p));
   } else if constexpr (struct_info<P>::is_struct) {
-    static_assert(!std::is_void_v<decltype(call_unpacked(fn, p, std::make_index_sequence<struct_info<P>::size>{}))>,
-                  "ctff: computation: the traced function returned nothing");
     return call_unpacked(fn, p, std::make_index_sequence<struct_info<P>::size>{});
   } else {
     static_assert(std::is_invocable_v<const Fn&, value<P>>,
                   "ctff: computation: the traced function must take the parameter whole, or one "
                   "argument per element of a struct parameter");
   }
+}
+
+// Whether call_body can call fn (checked by computation() before anything instantiates call_body).
+template <class Fn, class P, std::size_t... I>
+constexpr bool invocable_unpacked(std::index_sequence<I...>) {
+  return std::is_invocable_v<const Fn&, decltype(select<I>(std::declval<const value<P>&>()))...>;
+}
+template <class Fn, class P>
+constexpr bool body_invocable() {
+  if constexpr (std::is_void_v<P>)
+    return std::is_invocable_v<const Fn&>;
+  else if constexpr (std::is_invocable_v<const Fn&, value<P>>)
+    return true;
+  else if constexpr (struct_info<P>::is_struct)
+    return invocable_unpacked<Fn, P>(std::make_index_sequence<struct_info<P>::size>{});
+  else
+    return false;
 }
 
 template <class Fn, class P>
@@ -381,13 +399,82 @@ class runtime_computation_t {
   Fn fn_;  // traced again inside a trace of the same name (name_1, ...)
 };
 
+namespace detail {
+
+template <class P> inline constexpr bool parameter_name_ok = true;
+template <fixed_string N, class T>
+inline constexpr bool parameter_name_ok<arg<N, T>> = is_valid_parameter_name(N.view());
+
+// Lists the rejected parameter names: `parameter: "items"`.
+template <class... Params>
+struct parameter_names_writer {
+  template <class P>
+  static constexpr void one(text_sink&, bool&) {}
+  template <class P>
+    requires is_arg_v<P>
+  static constexpr void one(text_sink& s, bool& first) {
+    if constexpr (!parameter_name_ok<P>) {
+      s.put(first ? "" : ";\n");
+      first = false;
+      name_writer<"parameter", arg_name_v<P>>{}(s);
+    }
+  }
+  constexpr void operator()(text_sink& s) const {
+    bool first = true;
+    (one<Params>(s, first), ...);
+  }
+};
+template <class... Params>
+using parameter_names_report = diagnostic_for<parameter_names_writer<Params...>>;
+
+// What computation() returns after a failed check: a well-formed computation, so that the user's
+// uses of it add no further errors.
+struct placeholder_fn {
+  template <class... A>
+  constexpr std::int32_t operator()(A&&...) const {
+    return 0;
+  }
+};
+template <fixed_string Name, class P>
+constexpr auto placeholder_computation() {
+  return computation_t<Name, placeholder_fn, P>(placeholder_fn{});
+}
+
+}  // namespace detail
+
 template <fixed_string Name, class... Params, class Fn>
 constexpr auto computation(Fn fn) {
   static_assert((detail::is_arg_v<Params> && ...) || (!detail::is_arg_v<Params> && ...),
                 "ctff: computation: name every parameter (ctff::arg<\"name\", T>) or none, as "
                 "Python does; a partly named struct is one ctff::struct_<...> parameter");
   using P = typename detail::param_of<Params...>::type;
-  if constexpr (detail::is_static_fn<Fn>) {
+  // Checked here, in the function the user calls, so that the user's line shows on every
+  // compiler; after a failed check a placeholder computation stops further errors.
+  if constexpr (!detail::is_valid_computation_name(Name.view())) {
+    static_assert(detail::name_report<"name", Name>::shown,
+                  "ctff: computation: the name must be a Python identifier and not a keyword "
+                  "(Python names a computation after its function)");
+    return detail::placeholder_computation<Name, P>();
+  } else if constexpr (!(detail::parameter_name_ok<Params> && ...)) {
+    static_assert(detail::parameter_names_report<Params...>::shown,
+                  "ctff: computation: a parameter name (ctff::arg<\"name\", T>) must be a Python "
+                  "identifier, not a keyword, and not an attribute name of Python's StructType");
+    return detail::placeholder_computation<Name, void>();  // P would name the rejected fields
+  } else if constexpr (!detail::body_invocable<Fn, P>()) {
+    static_assert(detail::body_invocable<Fn, P>(),
+                  "ctff: computation: the traced function must take the parameter whole, or one "
+                  "argument per element of a struct parameter");
+    return detail::placeholder_computation<Name, P>();
+  } else if constexpr (std::is_void_v<typename detail::body_result<Fn, P>::type>) {
+    static_assert(!std::is_void_v<typename detail::body_result<Fn, P>::type>,
+                  "ctff: computation: the traced function returned nothing");
+    return detail::placeholder_computation<Name, P>();
+  } else if constexpr (!detail::convertible<typename detail::body_result<Fn, P>::type>) {
+    static_assert(detail::convertible<typename detail::body_result<Fn, P>::type>,
+                  "ctff: computation: the traced function must return a traced value, a constant, "
+                  "or a tuple of them");
+    return detail::placeholder_computation<Name, P>();
+  } else if constexpr (detail::is_static_fn<Fn>) {
     return computation_t<Name, Fn, P>(fn);
   } else {
     return runtime_computation_t<Name, Fn, P>(std::move(fn));

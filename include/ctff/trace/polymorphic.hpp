@@ -24,6 +24,7 @@
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
+#include "ctff/core/python_name.hpp"
 #include "ctff/trace/computation.hpp"
 #include "ctff/trace/embed.hpp"
 
@@ -182,8 +183,16 @@ class polymorphic_t {
                   "ctff: polymorphic: call it with at least one argument (a function without "
                   "parameters is a ctff::computation<\"name\">)");
     using P = struct_t<detail::value_type_t<X>...>;
-    return detail::call_function(detail::poly_instance<Name, Fn, P, true>(fn_),
-                                 std::tuple<X&&...>(static_cast<X&&>(x)...));
+    if constexpr (std::is_void_v<
+                      typename detail::body_result<detail::poly_body<Fn, P, true>, P>::type>) {
+      static_assert(
+          !std::is_void_v<typename detail::body_result<detail::poly_body<Fn, P, true>, P>::type>,
+          "ctff: polymorphic: the traced function returned nothing");
+      return detail::poisoned<tensor<dtype::int32>>();
+    } else {
+      return detail::call_function(detail::poly_instance<Name, Fn, P, true>(fn_),
+                                   std::tuple<X&&...>(static_cast<X&&>(x)...));
+    }
   }
 
  private:
@@ -192,6 +201,10 @@ class polymorphic_t {
 
 template <fixed_string Name, class Fn>
 constexpr auto polymorphic(Fn fn) {
+  if constexpr (!detail::is_valid_computation_name(Name.view()))
+    static_assert(detail::name_report<"name", Name>::shown,
+                  "ctff: polymorphic: the name must be a Python identifier and not a keyword "
+                  "(Python names a computation after its function)");
   return polymorphic_t<Name, Fn>(std::move(fn));
 }
 

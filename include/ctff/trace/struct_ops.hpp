@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ctff/trace/build.hpp"
+#include "ctff/core/python_name.hpp"
 #include "ctff/trace/convert.hpp"
 #include "ctff/types/inspect.hpp"
 #include "ctff/types/report.hpp"
@@ -224,6 +225,15 @@ constexpr auto make_struct(X&&... x) {
     using Elements = struct_t<detail::value_type_t<X>...>;
     static_assert(detail::report<detail::labeled<"elements", Elements>>::shown,
                   "ctff: make_struct<names...>: give one name per element");
+    return detail::poisoned<struct_t<>>();
+  } else if constexpr (!(detail::is_valid_element_name(Names.view()) && ...)) {
+    static_assert(detail::element_names_report<Names...>::shown,
+                  "ctff: make_struct<names...>: a struct element name must not be empty nor an "
+                  "attribute name of Python's StructType (items, named, children, __x__, ...)");
+    return detail::poisoned<struct_t<>>();
+  } else if constexpr (!detail::distinct_names<Names...>()) {
+    static_assert(detail::element_names_report<Names...>::shown,
+                  "ctff: make_struct<names...>: the names must be unique");
     return detail::poisoned<struct_t<>>();
   } else {
     using S = struct_t<field<Names, detail::value_type_t<X>>...>;

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ctff/core/fixed_string.hpp"
+#include "ctff/core/python_name.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff {
@@ -72,6 +73,9 @@ struct tensor {
 template <fixed_string Name, class T>
 struct field {
   static_assert(Name.size() != 0, "ctff: a struct field name must not be empty");
+  static_assert(detail::reserved_name_free<Name>,
+                "ctff: a struct field name must not be an attribute name of Python's StructType "
+                "(items, named, children, __x__, ...)");
   static_assert(detail::is_complete_v<T>);
 };
 

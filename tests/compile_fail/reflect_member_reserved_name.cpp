@@ -1,0 +1,12 @@
+// An aggregate member named like an attribute of Python's StructType.
+// expect: ctff: an aggregate member's name is an attribute name of Python's StructType
+// expect: member_name_allowed<batch, ctff::fixed_string<5>{"items"}>
+#include <cstdint>
+
+#include <ctff/ctff.hpp>
+
+struct batch {
+  std::int32_t items;
+};
+
+using batch_type = ctff::tff_t<batch>;  // expect-line
