@@ -9,9 +9,12 @@
 #   record       + one constant evaluation recording the trace (trace_into)
 #   measure      + the serializer's sizing pass over that trace
 #   wire         + a second evaluation writing the bytes into a std::array (size from the first)
-#   bytes        what c.bytes() does: sizes_v (record, measure, count both printed forms) and
-#                wire_v (record again, measure, write)
-#   all_outputs  c.bytes(), c.compact() and c.formatted()
+#   frozen       the trace as ctff keeps it: graph_shape_v (record, count the pools) and frozen_v
+#                (record again into a constant); every output starts from a copy of it
+#   bytes        what c.bytes() does: frozen + wire_size_v (copy, measure) + wire_v (copy, write)
+#   structural   what c.structural() does: frozen + structural_info_v (copy, layout) +
+#                structural_v (copy, layout, write the drawing)
+#   all_outputs  c.bytes(), c.compact(), c.formatted() and c.structural()
 # The differences between rows are the cost of each step. Uses ctff::detail internals, so it may
 # need updating when they change. Run on a quiet machine; it is not part of any test.
 set -euo pipefail
@@ -84,6 +87,11 @@ constexpr auto wire = [] {
 const unsigned char* const bytes = wire.data();
 EOF
       ;;
+    frozen)
+      echo 'static_assert(d::frozen_v<C>.nodes.size() > 0);' ;;
+    structural)
+      echo 'static_assert(C::structural().size() > 0);'
+      echo 'const char* const structural = C::structural().data();' ;;
     bytes)
       echo 'static_assert(C::bytes().size() > 0);'
       echo 'const unsigned char* const bytes = C::bytes().data();' ;;
@@ -91,13 +99,14 @@ EOF
       echo 'static_assert(C::bytes().size() > 0 && C::compact().size() > 0 && C::formatted().size() > 0);'
       echo 'const unsigned char* const bytes = C::bytes().data();'
       echo 'const char* const compact = C::compact().data();'
-      echo 'const char* const formatted = C::formatted().data();' ;;
+      echo 'const char* const formatted = C::formatted().data();'
+      echo 'const char* const structural = C::structural().data();' ;;
   esac
 }
 
 printf '%-12s %-12s %10s %12s\n' compiler phase cpu_s max_rss_mib
 for cxx in g++-12 clang++-16; do
-  for phase in instantiate record measure wire bytes all_outputs; do
+  for phase in instantiate record measure wire frozen bytes structural all_outputs; do
     src=$work/${phase}_$n.cpp
     phase_source "$phase" >"$src"
     # shellcheck disable=SC2086
