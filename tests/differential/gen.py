@@ -513,6 +513,9 @@ class Program:
         self.seed = seed
         self.rng = random.Random(seed)
         self.opts = opts or {}
+        # Levels of nested computations (3: a callee's callee's callee). Fewer make smaller,
+        # cheaper programs (the CI profile).
+        self.max_depth = self.opts.get("max_depth", 3)
         self.comps: list[Comp] = []
         self.counter = 0
         self.comp_depth = 0
@@ -650,7 +653,7 @@ class Program:
         c = self.find_callee(fits) if self.rng.random() < 0.35 else None
         if c is not None:
             return c
-        if not allow_new or self.comp_depth >= 3:
+        if not allow_new or self.comp_depth >= self.max_depth:
             raise NoGen()
         if param is None:
             ps = []
@@ -1435,7 +1438,7 @@ class Scope:
                                and len(c.params) == 2 and c.params[0][1] == U and c.params[1][1] == vm
                                and c.result == U) if rng.random() < 0.3 else None
         if acc is None:
-            if prog.comp_depth >= 3:
+            if prog.comp_depth >= prog.max_depth:
                 raise NoGen()
             acc = prog.new_comp([U, vm], U, named=named)
         mrg = prog.find_callee(lambda c: len(c.params) == 2 and c.params[0][1] == U and c.params[1][1] == U
@@ -1499,7 +1502,7 @@ class Scope:
         op = self.prog.find_callee(lambda c: len(c.params) == 2 and c.params[0][1] == T and
                                    c.params[1][1] == E_ and c.result == T) if rng.random() < 0.3 else None
         if op is None:
-            if self.prog.comp_depth >= 3:
+            if self.prog.comp_depth >= self.prog.max_depth:
                 raise NoGen()
             op = self.prog.new_comp([T, E_], T, named=rng.random() < 0.4)
         self.callees.add(op.cid)
@@ -1529,7 +1532,7 @@ class Scope:
         op = self.prog.find_callee(lambda c: len(c.params) == 2 and c.params[0][1] == U and
                                    c.params[1][1] == E_ and c.result == U) if rng.random() < 0.3 else None
         if op is None:
-            if self.prog.comp_depth >= 3:
+            if self.prog.comp_depth >= self.prog.max_depth:
                 raise NoGen()
             op = self.prog.new_comp([U, E_], U, named=rng.random() < 0.4)
         self.callees.add(op.cid)
@@ -1600,10 +1603,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=1, help="programs seed..seed+count-1 in one TU")
+    ap.add_argument("--max-depth", type=int, default=3, help="levels of nested computations")
     args = ap.parse_args()
     out = [PRELUDE]
     for s in range(args.seed, args.seed + args.count):
-        out.append(program(s).emit(f"p{s}"))
+        out.append(program(s, {"max_depth": args.max_depth}).emit(f"p{s}"))
     print("\n".join(out))
 
 

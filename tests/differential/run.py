@@ -341,7 +341,7 @@ class Driver:
         progs = []
         for seed in range(self.args.seed, self.args.seed + self.args.count):
             try:
-                p = gen.program(seed)
+                p = gen.program(seed, {"max_depth": self.args.max_depth})
                 src = p.emit(f"p{seed}")
             except Exception as e:  # a generator bug: report it, keep going
                 self.fail(seed, "generator error", repr(e))
@@ -454,7 +454,7 @@ class Driver:
                 for kind, detail in self.failures[seed]:
                     log(f"  seed {seed}: {kind}: {detail}")
                 if seed in self.sources:
-                    log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed})")
+                    log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed} --max-depth {self.args.max_depth})")
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
         log(f"differential: {n - bad}/{n} programs agree "
@@ -468,6 +468,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="first program seed")
     ap.add_argument("--count", type=int, default=300, help="number of programs")
     ap.add_argument("--batch", type=int, default=12, help="programs per translation unit")
+    ap.add_argument("--max-depth", type=int, default=3,
+                    help="levels of nested computations (gen.py; CI uses 2: smaller programs)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--ctff-include", required=True)
     ap.add_argument("--proto-include", required=True, help="directory of the generated *.pb.h")
