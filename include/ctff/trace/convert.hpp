@@ -196,12 +196,53 @@ constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t
   return false;
 }
 
+// Whether the inline tree under `id` refers to the bound call `target`.
+constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
+  if (id == no_node) return false;
+  const node& n = c.nodes[id];
+  switch (n.kind) {
+    case node_kind::symbol_ref: return n.a == target;
+    case node_kind::selection: case node_kind::lambda: return refers_to(c, n.a, target);
+    case node_kind::call:
+      return n.seq == no_node && (refers_to(c, n.a, target) || refers_to(c, n.b, target));
+    case node_kind::struct_:
+      for (std::uint32_t k = 0; k != n.b; ++k)
+        if (refers_to(c, c.elems[n.a + k].value, target)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+// Whether a call bound in [first, last) takes the bound call `target` as an operand.
+constexpr bool window_uses(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
+                           std::uint32_t target) {
+  for (std::uint32_t k = first; k < last; ++k) {
+    const node& n = c.nodes[c.bindings[k]];
+    if (n.kind == node_kind::call && (refers_to(c, n.a, target) || refers_to(c, n.b, target)))
+      return true;
+  }
+  return false;
+}
+
+// Whether a window of `ops` other than `self` uses `target`: the arguments are evaluated
+// independently, so `target` was made before all of them (a variable, even once its handle is
+// gone: a body's locals die before its result is converted).
+constexpr bool used_by_other(const trace_ctx& c, const std::vector<operand*>& ops,
+                             const operand* self, std::uint32_t target) {
+  for (const operand* p : ops)
+    if (p != self && window_uses(c, p->loc.first, p->loc.last, target)) return true;
+  return false;
+}
+
 constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
-                                      std::uint32_t floor) {
+                                      std::uint32_t floor,
+                                      const std::vector<operand*>* ops = nullptr,
+                                      const operand* self = nullptr) {
   while (first > floor) {
     const std::uint32_t call = c.bindings[first - 1];
     const node& n = c.nodes[call];
     if (n.live || n.user == no_node || n.user < first || n.user >= last) break;
+    if (ops && used_by_other(c, *ops, self, call)) break;
     const std::uint32_t next = c.bindings[first];
     if (next < call || held_inline(c, call, next)) break;
     --first;
@@ -230,7 +271,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     std::uint32_t floor = 0;
     for (auto* p : t)
       if (p != o && p->loc.last <= o->loc.first && p->loc.last > floor) floor = p->loc.last;
-    o->loc.first = extend_window(c, o->loc.first, o->loc.last, floor);
+    o->loc.first = extend_window(c, o->loc.first, o->loc.last, floor, &t, o);
   }
   std::vector<operand*> by_pos = t;  // in evaluation order
   for (std::size_t i = 1; i < by_pos.size(); ++i)
@@ -259,7 +300,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     // Named, used before, or held inline by a live struct or selection (a variable's): it
     // belongs to an earlier statement.
     known = before.live || (before.user != no_node && before.user < lo) ||
-            held_inline(c, call, c.bindings[lo]);
+            held_inline(c, call, c.bindings[lo]) || used_by_other(c, t, by_pos.front(), call);
   }
   if (!known) {
     trace_error("ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python's order (a result left unused, or kept in a variable of a helper, sits between them); bind each argument to a named variable first");
