@@ -981,8 +981,13 @@ class Scope:
             except NoGen:
                 pass
         last = [v for v in h.vars if v.param and v.code != hp]
-        if last and rng.random() < 0.7:
-            ret = rng.choice(last)
+        if len(last) > 1:
+            # Every named local is used (rule 3): an unused call in a helper and an unused result
+            # before the helper's call look alike when g++ evaluates arguments right to left.
+            ret = E("ctff::make_struct(" + ", ".join(v.code for v in last) + ")",
+                    Struct(tuple((None, v.type) for v in last)), *last)
+        elif last:
+            ret = last[0]
         else:
             ret = h.gen(h.rand_target(), 1, req_param=True)
         h.note(ret)
