@@ -10,6 +10,8 @@
 #include <exception>
 #include <string>
 
+#include <ctff/read.hpp>
+
 #include "harness.hpp"
 
 namespace ctff_diff {
@@ -155,7 +157,17 @@ void print(const char* which, const ctff_diff::outputs& o) {
   const bool round_trip = parsed && c.SerializeAsString() == o.bytes;
   std::printf("%s.parse %s\n", which, !parsed ? "fail" : round_trip ? "ok" : "reserialized-differs");
   if (parsed) {
-    const std::string problem = checker().run(c);
+    std::string problem = checker().run(c);
+    if (problem.empty()) {  // and ctff's own reader and checker (ctff/read.hpp)
+      try {
+        const ctff::computation_tree t = ctff::read_computation(o.bytes);
+        if (ctff::serialize(t) != o.bytes) problem = "ctff's reader does not write the bytes back";
+        ctff::check_or_throw(t);
+      } catch (const std::exception& e) {
+        problem = std::string("ctff: ") + e.what();
+        std::replace(problem.begin(), problem.end(), '\n', ' ');
+      }
+    }
     std::printf("%s.check %s\n", which, problem.empty() ? "ok" : problem.c_str());
   }
 }
