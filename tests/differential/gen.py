@@ -840,7 +840,9 @@ class Scope:
         seal = self.sealing_call() if r < 0.12 and self.has_params and not self.helper else None
         if seal is not None:
             # A dead result: a parameter-derived call whose value is unused (body top level only).
-            e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True)
+            # A ctff operation (traced): it consumes every operand, so a constant-only value
+            # inside it is used (rule 1); a bare std::tuple would leave it unused.
+            e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True, traced=True)
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
             self.lines.append(f"{brace_tuples(code)};")
