@@ -204,19 +204,21 @@ inline constexpr auto wire_v = [] {
   return out;
 }();
 
-template <class C, bool Formatted>
+// `Encoded`: the formatted text for embedding (text_sink::encode_breaks; same size).
+template <class C, bool Formatted, bool Encoded = false>
 inline constexpr auto text_out_v = [] {
   std::array<char, comp_text_size_v<C, Formatted> + 1> out{};
   trace_ctx ctx;
   auto root = trace_static<C>(ctx);
   text_sink t{out.data()};
   t.formatted = Formatted;
+  t.encode_breaks = Encoded;
   printer(ctx).print(root, t);
   return out;
 }();
 
-// The formatted text encoded for embedding (text_sink::encode_breaks), needed only when a
-// literal spans lines, which shows in the compact text; same size as the formatted text.
+// Whether the formatted text for embedding differs from the formatted text: only when a literal
+// spans lines, which shows in the compact text.
 template <class C>
 inline constexpr bool literal_breaks_v = [] {
   for (char c : C::compact())
@@ -224,17 +226,6 @@ inline constexpr bool literal_breaks_v = [] {
   return false;
 }();
 
-template <class C>
-inline constexpr auto text_embed_v = [] {
-  std::array<char, comp_text_size_v<C, true> + 1> out{};
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
-  text_sink t{out.data()};
-  t.formatted = true;
-  t.encode_breaks = true;
-  printer(ctx).print(root, t);
-  return out;
-}();
 
 // The structural drawing: its size and whether a row holds a line break (a multi-line literal),
 // then the text, plain or encoded for embedding (ast/structural.hpp); each its own evaluation.
@@ -513,7 +504,7 @@ struct convert<computation_t<N, Fn, P>> {
     e.size = static_cast<std::uint32_t>(wire_size_v<C>);
     e.compact = C::compact();
     if constexpr (literal_breaks_v<C>)
-      e.formatted = {text_embed_v<C>.data(), comp_text_size_v<C, true>};
+      e.formatted = {(text_out_v<C, true, true>.data()), comp_text_size_v<C, true>};
     else
       e.formatted = C::formatted();
     if constexpr (structural_info_v<C>.breaks)  // the encoded drawing differs from the plain one
