@@ -32,7 +32,7 @@ struct char_array {
   char data[N];
 };
 
-// Sinks of structural_writer::write_to(): put(char), put(string_view), put_uint, spaces(k).
+// Sinks of structural_writer::write_pieces(): put(char), put(string_view), put_uint, spaces(k).
 template <class Self>
 struct drawing_sink_base {
   constexpr void put(std::string_view t) {
@@ -101,6 +101,20 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
   }
 };
 
+// What a piece of the drawing shows: one character (a = the character), a node's label (a =
+// node), a struct element's `name=` (a = element), a Block local's `fc_<name>_symbol_<k>=` (a = k),
+// or rows of an embedded drawing.
+enum class drawing_piece : std::uint8_t { glyph, node, name_eq, symbol_eq, embedded };
+
+// A laid-out piece: row y, columns [x, x + len). Of an embedded drawing (a = its entry in the
+// graph's embeds), one row of it: the characters [from, to) of its text.
+struct drawn_piece {
+  std::uint32_t y = 0;
+  std::int32_t x = 0, len = 0;
+  drawing_piece kind = drawing_piece::glyph;
+  std::uint32_t a = 0, from = 0, to = 0;
+};
+
 class structural_writer {
  public:
   // Lays out the tree under `root`. `encoded`: write line breaks inside rows as structural_break
@@ -117,6 +131,15 @@ class structural_writer {
     height_ = r.h;
     resolve(r);
   }
+  // Only what labels need: to write a drawing laid out before (write_pieces).
+  struct labels_only {};
+  constexpr structural_writer(const graph& g, bool encoded, labels_only)
+      : g_(g), encoded_(encoded) {
+    pos_.assign(g.nodes.size(), no_node);
+    for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
+    ctx_len_ = static_cast<std::int32_t>(g.name.size());
+    if (g.suffix) ctx_len_ += 1 + static_cast<std::int32_t>(decimal_digits(g.suffix));
+  }
 
   // Characters of the text (rows joined by '\n', no trailing break).
   constexpr std::size_t size() const { return size_; }
@@ -124,10 +147,8 @@ class structural_writer {
   constexpr bool has_breaks() const { return breaks_; }
 
  private:
-  // What a place draws: one character (a = the character), a node's label (a = node), a struct
-  // element's `name=` (a = element), a Block local's `fc_<name>_symbol_<k>=` (a = k), or an
-  // embedded drawing (a = its entry in drawings_).
-  enum class piece : std::uint8_t { glyph, node, name_eq, symbol_eq, embedded };
+  // What a place draws (drawing_piece); of an embedded drawing, a = its entry in drawings_.
+  using piece = drawing_piece;
 
   // A piece of text at a position relative to its parent place (the pieces of a drawing hang
   // from one of them, its root); absolute once resolve() has run.
@@ -159,14 +180,7 @@ class structural_writer {
   struct drawing {
     std::string_view text;
     rect shape;
-  };
-
-  // What one row shows of a piece: from column place.x + dx, `len` characters (of an embedded
-  // drawing: its text [from, to)).
-  struct row_piece {
-    std::uint32_t place = 0;
-    std::int32_t dx = 0, len = 0;
-    std::uint32_t from = 0, to = 0;
+    std::uint32_t embed;  // its entry in the graph's embeds
   };
 
   template <class Sink>
@@ -188,18 +202,18 @@ class structural_writer {
   // Python's node labels, and the `name=` of list elements. (Defined before their first use in
   // this class: clang evaluates a member template only if its definition came first.)
   template <class Sink>
-  constexpr void put_label(const place& p, Sink& s) const {
-    if (p.kind == piece::name_eq) {
-      s.put(g_.elems[p.a].name);
+  constexpr void put_label(piece kind, std::uint32_t a, std::int32_t len, Sink& s) const {
+    if (kind == piece::name_eq) {
+      s.put(g_.elems[a].name);
       s.put('=');
       return;
     }
-    if (p.kind == piece::symbol_eq) {
-      symbol(s, p.a);
+    if (kind == piece::symbol_eq) {
+      symbol(s, a);
       s.put('=');
       return;
     }
-    const node& n = g_.nodes[p.a];
+    const node& n = g_.nodes[a];
     switch (n.kind) {
       case node_kind::param_ref:
         s.put("Ref(");
@@ -249,7 +263,7 @@ class structural_writer {
           print_literal(g_, g_.lits[n.a], s);
         } else {
           std::vector<char> buf;
-          buf.assign(static_cast<std::size_t>(p.len) - 5, ' ');
+          buf.assign(static_cast<std::size_t>(len) - 5, ' ');
           text_sink t{buf.data()};
           print_literal(g_, g_.lits[n.a], t);
           for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
@@ -290,13 +304,14 @@ class structural_writer {
 
   // An embedded computation's drawing: one piece; its outline is worked out once per text (the
   // same nested computation used again shares it).
-  constexpr rect embedded(std::string_view t) {
+  constexpr rect embedded(std::uint32_t e) {
+    const std::string_view t = g_.embed_structural(g_.embeds[e]);
     std::uint32_t k = static_cast<std::uint32_t>(drawings_.size());
     for (std::uint32_t tries = 0; k != 0 && tries != 8; ++tries) {
       const drawing& d = drawings_[--k];
       if (d.text.data() == t.data() && d.text.size() == t.size()) return placed(k);
     }
-    drawings_.push_back(drawing{t, outline(t)});
+    drawings_.push_back(drawing{t, outline(t), e});
     return placed(static_cast<std::uint32_t>(drawings_.size() - 1));
   }
   constexpr rect placed(std::uint32_t k) {
@@ -485,7 +500,7 @@ class structural_writer {
         todo.push_back({i, 0});
         return;
       case node_kind::embedded:
-        vals_.push_back(embedded(g_.embed_structural(g_.embeds[g_.nodes[i].a])));
+        vals_.push_back(embedded(g_.nodes[i].a));
         return;
       default:
         vals_.push_back(node_leaf(i));
@@ -563,7 +578,7 @@ class structural_writer {
           break;
         }
         case node_kind::embedded:
-          vals_.push_back(embedded(g_.embed_structural(g_.embeds[n.a])));
+          vals_.push_back(embedded(n.a));
           break;
         default:
           vals_.push_back(node_leaf(i));
@@ -611,55 +626,50 @@ class structural_writer {
     for (std::int32_t e : ends) size_ += static_cast<std::size_t>(e);
   }
 
-  // Pieces by row, each row left to right: counted, then placed in creation order (left to right
-  // within a row, see layout()).
-  struct piece_rows {
-    std::vector<std::uint32_t> first;  // row r: pieces[first[r], first[r + 1])
-    std::vector<row_piece> pieces;
-  };
-  constexpr piece_rows by_row() const {
-    piece_rows out;
-    out.first.assign(height_ + 1, 0);
+ public:
+  // The pieces in writing order, row by row and left to right in each row, at absolute columns:
+  // counted per row, then placed in creation order (left to right within a row, see layout()).
+  constexpr std::vector<drawn_piece> drawn() const {
+    std::vector<std::uint32_t> first;  // row r: out[first[r], first[r + 1])
+    first.assign(height_ + 1, 0);
     for (const place& p : places_) {
       const auto y = static_cast<std::uint32_t>(p.y);
       const std::uint32_t h = p.kind == piece::embedded ? drawings_[p.a].shape.h : 1;
-      for (std::uint32_t k = 1; k <= h; ++k) ++out.first[y + k];
+      for (std::uint32_t k = 1; k <= h; ++k) ++first[y + k];
     }
-    for (std::uint32_t r = 0; r != height_; ++r) out.first[r + 1] += out.first[r];
-    out.pieces.assign(out.first[height_], row_piece{});
-    std::vector<std::uint32_t> fill(out.first.begin(), out.first.end() - 1);
-    for (std::uint32_t i = 0; i != places_.size(); ++i) {
-      const place& p = places_[i];
+    for (std::uint32_t r = 0; r != height_; ++r) first[r + 1] += first[r];
+    std::vector<drawn_piece> out;
+    out.assign(first[height_], drawn_piece{});
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (const place& p : places_) {
       auto y = static_cast<std::uint32_t>(p.y);
       if (p.kind != piece::embedded) {
-        out.pieces[fill[y]++] = row_piece{i, 0, p.len, 0, 0};
+        out[fill[y]++] = drawn_piece{y, p.x, p.len, p.kind, p.a, 0, 0};
         continue;
       }
+      const std::uint32_t e = drawings_[p.a].embed;
       std::uint32_t from = 0;
       for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows_[k].next, ++y) {
         const row& w = rows_[k];
-        out.pieces[fill[y]++] = row_piece{i, w.s, w.e - w.s, from + static_cast<std::uint32_t>(w.s),
-                                           from + static_cast<std::uint32_t>(w.e)};
+        out[fill[y]++] = drawn_piece{y, p.x + w.s, w.e - w.s, p.kind, e,
+                                     from + static_cast<std::uint32_t>(w.s),
+                                     from + static_cast<std::uint32_t>(w.e)};
         from += static_cast<std::uint32_t>(w.e) + 1;
       }
     }
     // (Kept as a safeguard: sorting a sorted row costs one comparison per piece.)
     for (std::uint32_t r = 0; r != height_; ++r) {
-      for (std::uint32_t k = out.first[r] + 1; k < out.first[r + 1]; ++k) {
-        const row_piece v = out.pieces[k];
-        const std::int32_t x = places_[v.place].x + v.dx;
+      for (std::uint32_t k = first[r] + 1; k < first[r + 1]; ++k) {
+        const drawn_piece v = out[k];
         std::uint32_t j = k;
-        for (; j != out.first[r]; --j) {
-          const row_piece& u = out.pieces[j - 1];
-          if (places_[u.place].x + u.dx <= x) break;
-          out.pieces[j] = u;
-        }
-        out.pieces[j] = v;
+        for (; j != first[r] && out[j - 1].x > v.x; --j) out[j] = out[j - 1];
+        out[j] = v;
       }
     }
     return out;
   }
 
+ private:
   // Label lengths without printing them (all but literals).
   constexpr std::int32_t symbol_len(std::uint32_t k) const {
     return 11 + ctx_len_ + static_cast<std::int32_t>(decimal_digits(k));  // fc_<ctx>_symbol_<k>
@@ -682,42 +692,40 @@ class structural_writer {
       case node_kind::literal: break;
     }
     // Only a literal's label can break a line: print it to find out.
-    place p{0, 0, no_node, piece::node, i, 0};
     text_sink count{};
-    put_label(p, count);
+    put_label(piece::node, i, 0, count);
     std::vector<char> buf;
     buf.assign(count.n, ' ');
     text_sink s{buf.data()};
-    put_label(p, s);
+    put_label(piece::node, i, 0, s);
     for (char c : buf) breaks_ = breaks_ || c == '\n';
     return static_cast<std::int32_t>(count.n);
   }
 
-  // The text, each character once and in order: row by row, the pieces of a row left to right
-  // with the spaces between them (constant evaluation is slow per character, and g++ keeps a
-  // constant array's elements in order of first write).
+  // The text, each character once and in order: the pieces as drawn() orders them, with the
+  // spaces between them (constant evaluation is slow per character, and g++ keeps a constant
+  // array's elements in order of first write).
   template <class Sink>
-  constexpr void write_to(Sink& s) const {
-    const piece_rows rows = by_row();
-    for (std::uint32_t r = 0; r != height_; ++r) {
-      if (r) s.put('\n');
-      std::int32_t col = 0;
-      for (std::uint32_t k = rows.first[r]; k != rows.first[r + 1]; ++k) {
-        const row_piece& rp = rows.pieces[k];
-        const place& p = places_[rp.place];
-        const std::int32_t x = p.x + rp.dx;
-        s.spaces(x - col);
-        if (p.kind == piece::glyph) {
-          s.put(static_cast<char>(p.a));
-        } else if (p.kind == piece::embedded) {
-          const char* t = drawings_[p.a].text.data();
-          for (std::uint32_t c = rp.from; c != rp.to; ++c)
-            s.put(t[c] == structural_break && !encoded_ ? '\n' : t[c]);
-        } else {
-          put_label(p, s);
-        }
-        col = x + rp.len;
+  constexpr void write_pieces(const drawn_piece* ps, std::size_t n, Sink& s) const {
+    std::uint32_t row = 0;
+    std::int32_t col = 0;
+    for (std::size_t k = 0; k != n; ++k) {
+      const drawn_piece& p = ps[k];
+      for (; row != p.y; ++row) {
+        s.put('\n');
+        col = 0;
       }
+      s.spaces(p.x - col);
+      if (p.kind == piece::glyph) {
+        s.put(static_cast<char>(p.a));
+      } else if (p.kind == piece::embedded) {
+        const char* t = g_.embed_structural(g_.embeds[p.a]).data();
+        for (std::uint32_t c = p.from; c != p.to; ++c)
+          s.put(t[c] == structural_break && !encoded_ ? '\n' : t[c]);
+      } else {
+        put_label(p.kind, p.a, p.len, s);
+      }
+      col = p.x + p.len;
     }
   }
 
@@ -726,21 +734,26 @@ class structural_writer {
   // only if its definition came before the use.)
   // Writes size() characters to out[0], out[1], ...
   constexpr void write(char* out) const {
+    const std::vector<drawn_piece> ps = drawn();
     drawing_char_sink s{out};
-    write_to(s);
+    write_pieces(ps.data(), ps.size(), s);
   }
 
-  // The text as a constant (N == size()): a char_array whose first N characters are the text.
+  // The text of a drawing laid out before (its pieces, drawn()) as a constant of N characters
+  // (its size()): a char_array whose first N characters are the text.
   template <std::size_t N>
-  constexpr auto text() const {
+  constexpr auto text(const drawn_piece* ps, std::size_t n) const {
     constexpr std::size_t blocks = N / 64 + 1;
     drawing_block_sink<blocks> s{};
     for (char& c : s.blank.c) c = ' ';
     s.cur = s.blank;
-    write_to(s);
+    write_pieces(ps, n, s);
     while (s.done != blocks) s.flush();
     return std::bit_cast<char_array<blocks * 64>>(s.out);
   }
+
+  // The number of pieces drawn() returns, for the tree under `root`, without laying it out.
+  static constexpr std::size_t count_pieces(const graph& g, std::uint32_t root);
 
  private:
   const graph& g_;
@@ -755,5 +768,52 @@ class structural_writer {
   std::uint32_t height_ = 0;
   std::size_t size_ = 0;
 };
+
+// As many as layout() makes places, but an embedded drawing counts its rows (drawn() gives each
+// row a piece). A tree walk: cheap next to the layout itself.
+constexpr std::size_t structural_writer::count_pieces(const graph& g, std::uint32_t root) {
+  std::size_t n = 0;
+  std::vector<std::uint32_t> todo;
+  todo.push_back(root);
+  while (!todo.empty()) {
+    const node& x = g.nodes[todo.back()];
+    todo.pop_back();
+    switch (x.kind) {
+      case node_kind::selection:
+      case node_kind::lambda:  // the label and `|`
+        n += 2;
+        todo.push_back(x.a);
+        break;
+      case node_kind::call:  // the label, `/` and `\`
+        n += x.b != no_node ? 3 : 2;
+        todo.push_back(x.a);
+        if (x.b != no_node) todo.push_back(x.b);
+        break;
+      case node_kind::struct_:  // the label, `|`, `[`, `]`, the commas and the names
+        n += 4 + (x.b ? x.b - 1 : 0);
+        for (std::uint32_t k = 0; k != x.b; ++k) {
+          n += g.elems[x.a + k].name.empty() ? 0 : 1;
+          todo.push_back(g.elems[x.a + k].value);
+        }
+        break;
+      case node_kind::block: {  // the label, `/`, `\`, `[`, `]`, the commas and the names
+        const auto locals = static_cast<std::uint32_t>(g.bindings.size());
+        n += 5 + (locals ? 2 * locals - 1 : 0);
+        for (std::uint32_t k = 0; k != locals; ++k) todo.push_back(g.bindings[k]);
+        todo.push_back(x.a);
+        break;
+      }
+      case node_kind::embedded: {
+        ++n;
+        for (char c : g.embed_structural(g.embeds[x.a])) n += c == '\n' ? 1 : 0;
+        break;
+      }
+      default:
+        ++n;
+        break;
+    }
+  }
+  return n;
+}
 
 }  // namespace ctff::detail

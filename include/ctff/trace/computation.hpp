@@ -227,26 +227,54 @@ inline constexpr bool literal_breaks_v = [] {
 }();
 
 
-// The structural drawing: its size and whether a row holds a line break (a multi-line literal),
-// then the text, plain or encoded for embedding (ast/structural.hpp); each its own evaluation.
+// The structural drawing (ast/structural.hpp), laid out once: the pieces are counted (a walk of
+// the tree), laid out into a constant, then written as text, plain or encoded for embedding;
+// each its own evaluation.
+template <class C>
+inline constexpr std::size_t structural_pieces_v = [] {
+  trace_ctx ctx;
+  const auto root = trace_static<C>(ctx);
+  return structural_writer::count_pieces(ctx, root);
+}();
+
+template <std::size_t N>
+struct structural_layout {
+  std::array<drawn_piece, N> pieces{};
+  std::size_t size = 0;  // characters of the text
+  bool breaks = false;   // a row holds a line break (a multi-line literal)
+  bool counted = false;  // N is the number of pieces laid out (count_pieces agrees)
+};
+
+template <class C>
+inline constexpr auto structural_layout_v = [] {
+  trace_ctx ctx;
+  const auto root = trace_static<C>(ctx);
+  const structural_writer w(ctx, root, false);
+  const std::vector<drawn_piece> ps = w.drawn();
+  structural_layout<structural_pieces_v<C>> out{};
+  out.counted = ps.size() == out.pieces.size();
+  for (std::size_t i = 0; i != out.pieces.size() && i != ps.size(); ++i) out.pieces[i] = ps[i];
+  out.size = w.size();
+  out.breaks = w.has_breaks();
+  return out;
+}();
+
 struct structural_info {
   std::size_t size = 0;
   bool breaks = false;
 };
-
 template <class C>
-inline constexpr structural_info structural_info_v = [] {
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
-  const structural_writer w(ctx, root, false);
-  return structural_info{w.size(), w.has_breaks()};
-}();
+inline constexpr structural_info structural_info_v{structural_layout_v<C>.size,
+                                                   structural_layout_v<C>.breaks};
 
 template <class C, bool Encoded>
 inline constexpr auto structural_v = [] {
+  constexpr auto& l = structural_layout_v<C>;
+  static_assert(l.counted, "ctff: internal error: count_pieces disagrees with the layout");
   trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
-  return structural_writer(ctx, root, Encoded).text<structural_info_v<C>.size>();
+  trace_static<C>(ctx);
+  return structural_writer(ctx, Encoded, structural_writer::labels_only{})
+      .text<l.size>(l.pieces.data(), l.pieces.size());
 }();
 
 // Outputs of a run-time trace. The bytes are written at once; the printed forms only when first
