@@ -12,8 +12,8 @@
 #   frozen       the trace as ctff keeps it: graph_shape_v (record, count the pools) and frozen_v
 #                (record again into a constant); every output starts from a copy of it
 #   bytes        what c.bytes() does: frozen + wire_size_v (copy, measure) + wire_v (copy, write)
-#   structural   what c.structural() does: frozen + structural_info_v (copy, layout) +
-#                structural_v (copy, layout, write the drawing)
+#   structural   what c.structural() does: frozen + structural_pieces_v (copy, count the pieces)
+#                + structural_layout_v (copy, lay out) + structural_v (copy, write the drawing)
 #   all_outputs  c.bytes(), c.compact(), c.formatted() and c.structural()
 # The differences between rows are the cost of each step. Uses ctff::detail internals, so it may
 # need updating when they change. Run on a quiet machine; it is not part of any test.
