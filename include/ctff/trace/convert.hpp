@@ -250,10 +250,64 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
   return first;
 }
 
+// Whether node `k` is part of the inline tree under `id`.
+constexpr bool contains(const trace_ctx& c, std::uint32_t id, std::uint32_t k) {
+  if (id == no_node || id < k) return false;  // a tree's nodes are made before its root
+  if (id == k) return true;
+  const node& n = c.nodes[id];
+  switch (n.kind) {
+    case node_kind::selection: case node_kind::lambda: return contains(c, n.a, k);
+    case node_kind::call:
+      return n.seq == no_node && (contains(c, n.a, k) || contains(c, n.b, k));
+    case node_kind::struct_:
+      for (std::uint32_t e = 0; e != n.b; ++e)
+        if (contains(c, c.elems[n.a + e].value, k)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+// A temporary that bound nothing itself (a struct or selection a helper returned) can hold the
+// calls its helper bound and named: bindings just before it that no handle names, no call used,
+// that it refers to and that nothing made since holds but its own tree. They are its window.
+// (Found by the differential test: `f(federated_max(a), helper(b))`, where the helper returns
+// `make_struct(b, s)` of its local `s`, kept g++'s run-time order.)
+constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::uint32_t floor) {
+  const std::uint32_t id = o.loc.id;
+  std::uint32_t first = o.loc.first;
+  while (first > floor) {
+    const std::uint32_t call = c.bindings[first - 1];
+    const node& n = c.nodes[call];
+    // (The operand itself, when it is the call's Reference, is a handle on the call.)
+    const node& self = c.nodes[id];
+    const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
+    if (n.live != own || n.user != no_node || call > id || !refers_to(c, id, call)) break;
+    for (std::uint32_t k = call + 1; k < id; ++k) {
+      const node& m = c.nodes[k];
+      if (m.live && m.seq == no_node &&
+          (m.kind == node_kind::struct_ || m.kind == node_kind::selection ||
+           m.kind == node_kind::call) &&
+          !contains(c, id, k))
+        return first;
+    }
+    --first;
+  }
+  return first;
+}
+
 // Puts the windows of temporary operands back into argument order; returns where the window of
 // the value consuming them starts (no_node: it has none of its own operands).
 constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
+  for (auto& o : ops) {
+    if (!o.temp || o.loc.first != o.loc.last || o.loc.first == 0) continue;
+    std::uint32_t floor = 0;  // not into another temporary's window
+    for (const auto& p : ops)
+      if (&p != &o && p.temp && p.loc.first < p.loc.last && p.loc.last <= o.loc.first &&
+          p.loc.last > floor)
+        floor = p.loc.last;
+    o.loc.first = extend_held(c, o, floor);
+  }
   operand* only = nullptr;
   std::size_t temps = 0;
   for (auto& o : ops)
