@@ -384,3 +384,27 @@ TEST_CASE("a struct a helper returns carries the helper's calls into argument or
 }
 
 }  // namespace
+
+namespace {
+
+// The traced function's locals die before its result is read, a helper's before the call that
+// uses its result: v, made by the body and used by the last element only, is not that element's
+// helper local. (g++ at run time evaluates the elements right to left; the trace put v after
+// federated_max. Found by the differential long run, seed 100439, where it threw instead.)
+TEST_CASE("a local of the traced function used by one element of its result stays first", "[binding]") {
+  check_both<"q", ci>(
+      [](auto x) {
+        auto v = federated_sum(x);
+        return std::tuple(federated_max(x), federated_broadcast(v));
+      },
+      "(q_arg -> (let fc_q_symbol_0=federated_sum(q_arg),fc_q_symbol_1=federated_max(q_arg),"
+      "fc_q_symbol_2=federated_broadcast(fc_q_symbol_0) in <fc_q_symbol_1,fc_q_symbol_2>))");
+  // A helper's local in the same place is the helper's (defect 5's rule, in a result).
+  check_both<"q", arg<"a", ci>, arg<"b", ci>>(
+      [](auto a, auto b) { return std::tuple(federated_max(a), helper(b)); },
+      "(q_arg -> (let fc_q_symbol_0=federated_max(q_arg[0]),fc_q_symbol_1=federated_sum("
+      "q_arg[1]),fc_q_symbol_2=federated_broadcast(fc_q_symbol_1) in <fc_q_symbol_0,"
+      "fc_q_symbol_2>))");
+}
+
+}  // namespace

@@ -35,6 +35,7 @@ struct node {
   std::uint32_t live = 0;        // value handles naming this node (a bound call: its Reference)
   std::uint32_t seq = no_node;   // a bound call: its binding number, in creation order
   std::uint32_t user = no_node;  // a bound call: seq of the first bound call whose operands use it
+  std::uint32_t held = 0, died = 0;  // trace events: the last new handle, the last handle gone
 };
 
 struct struct_elem {

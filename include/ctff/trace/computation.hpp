@@ -96,6 +96,23 @@ struct body_result<Fn, void> {
   using type = decltype(std::declval<const Fn&>()());
 };
 
+// The trace event at which the traced function's result was complete: the last new handle on the
+// values it holds (in ctx; 0 if none).
+template <class R>
+constexpr std::uint32_t made_at(trace_ctx& ctx, const R& result) {
+  std::vector<operand> ops;
+  convert_t<R>::collect(result, false, ops);
+  std::uint32_t at = 0;
+  for (const auto& o : ops) {
+    const location l = resolve(o.loc);
+    if (l.ctx != &ctx) continue;
+    const node* n = &ctx.nodes[l.id];
+    if (n->kind == node_kind::symbol_ref) n = &ctx.nodes[n->a];
+    if (n->held > at) at = n->held;
+  }
+  return at;
+}
+
 // Records the whole computation into ctx and returns the root Lambda node.
 template <class Fn, class P>
 constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ctx& ctx) {
@@ -120,11 +137,15 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
     // A bare value may be a variable returned by name (`return v;`): gathered as one, so that a
     // floating context it belongs to counts as reached through a variable. Tuple elements are
     // copies (named) or moved temporaries, which collect tells apart.
+    // The body's locals died after its result was made, a helper's before: ordering the result's
+    // elements, those count as alive (restore_order's variables).
+    ctx.alive_after = made_at(ctx, result);
     if constexpr (is_value_v<Res>) {
       gather(&ctx, result);
     } else {
       gather(&ctx, std::move(result));
     }
+    ctx.alive_after = 0;
     r = convert_t<Res>::make(ctx, result);
   }
   std::uint32_t body = r;

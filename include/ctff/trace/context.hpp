@@ -41,6 +41,9 @@ struct trace_ctx : graph {
   int refs = 0;                       // floating only: values that point here
   trace_ctx* forward = nullptr;       // floating only: merged into this context
   std::uint32_t node_offset = 0, binding_offset = 0;
+  // Handle events (track): counted, so that the traced function's result can tell its locals,
+  // which die after it is made, from a helper's, which die before (alive_after, trace_into).
+  std::uint32_t events = 0, alive_after = 0;
   std::vector<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
 
   constexpr trace_ctx() = default;
@@ -112,6 +115,9 @@ constexpr void track(const location& l, int delta) {
   node* n = &c->nodes[id];
   if (n->kind == node_kind::symbol_ref) n = &c->nodes[n->a];
   n->live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
+  ++c->events;
+  if (delta > 0) n->held = c->events;
+  if (n->live == 0) n->died = c->events;
 }
 
 constexpr trace_ctx* new_floating() {
@@ -148,6 +154,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   for (node n : from.nodes) {
     if (n.seq != no_node) n.seq += bo0;
     if (n.user != no_node) n.user += bo0;
+    n.held = n.died = 0;  // another context's events
     switch (n.kind) {
       case node_kind::symbol_ref: case node_kind::lambda: case node_kind::block: n.a += no; break;
       case node_kind::selection: n.a += no; break;

@@ -186,10 +186,16 @@ constexpr trace_ctx* unify(std::vector<operand>& ops, trace_ctx* target = nullpt
 // consumed. A helper that keeps results in local variables leaves bindings before that window
 // whose handles are gone by now: such a binding is taken into the window when a call inside the
 // window was its first user and no live struct or selection still holds it.
+// Whether a handle names node n, or named it until after the traced function's result was made
+// (alive_after: a local of the traced function's body, which dies before its result is read).
+constexpr bool alive(const trace_ctx& c, const node& n) {
+  return n.live != 0 || (c.alive_after != 0 && n.died > c.alive_after);
+}
+
 constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t to) {
   for (std::uint32_t k = from + 1; k < to; ++k) {
     const node& n = c.nodes[k];
-    if (n.live && n.seq == no_node &&
+    if (alive(c, n) && n.seq == no_node &&
         (n.kind == node_kind::struct_ || n.kind == node_kind::selection || n.kind == node_kind::call))
       return true;
   }
@@ -241,7 +247,7 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
   while (first > floor) {
     const std::uint32_t call = c.bindings[first - 1];
     const node& n = c.nodes[call];
-    if (n.live || n.user == no_node || n.user < first || n.user >= last) break;
+    if (alive(c, n) || n.user == no_node || n.user < first || n.user >= last) break;
     if (ops && used_by_other(c, *ops, self, call)) break;
     const std::uint32_t next = c.bindings[first];
     if (next < call || held_inline(c, call, next)) break;
@@ -281,10 +287,11 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     // (The operand itself, when it is the call's Reference, is a handle on the call.)
     const node& self = c.nodes[id];
     const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
-    if (n.live != own || n.user != no_node || call > id || !refers_to(c, id, call)) break;
+    const bool named = n.live > own || (n.live == 0 && alive(c, n));
+    if (named || n.user != no_node || call > id || !refers_to(c, id, call)) break;
     for (std::uint32_t k = call + 1; k < id; ++k) {
       const node& m = c.nodes[k];
-      if (m.live && m.seq == no_node &&
+      if (alive(c, m) && m.seq == no_node &&
           (m.kind == node_kind::struct_ || m.kind == node_kind::selection ||
            m.kind == node_kind::call) &&
           !contains(c, id, k))
@@ -353,7 +360,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     const node& before = c.nodes[call];
     // Named, used before, or held inline by a live struct or selection (a variable's): it
     // belongs to an earlier statement.
-    known = before.live || (before.user != no_node && before.user < lo) ||
+    known = alive(c, before) || (before.user != no_node && before.user < lo) ||
             held_inline(c, call, c.bindings[lo]) || used_by_other(c, t, by_pos.front(), call);
   }
   if (!known) {
