@@ -273,9 +273,10 @@ constexpr bool contains(const trace_ctx& c, std::uint32_t id, std::uint32_t k) {
   }
 }
 
-// A temporary that bound nothing itself (a struct or selection a helper returned) can hold the
-// calls its helper bound and named: bindings just before it that no handle names, no call used,
-// that it refers to and that nothing made since holds but its own tree. They are its window.
+// A temporary that bound nothing itself (a struct a helper returned) can hold the calls its
+// helper bound and named: bindings just before it that no handle names, no call used, that it
+// refers to and that no other live struct, selection or inline call holds (a variable's). They
+// are its window. (An element selected from such a temporary takes the window at the selection.)
 // (Found by the differential test: `f(federated_max(a), helper(b))`, where the helper returns
 // `make_struct(b, s)` of its local `s`, kept g++'s run-time order.)
 constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::uint32_t floor) {
@@ -289,12 +290,12 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
     const bool named = n.live > own || (n.live == 0 && alive(c, n));
     if (named || n.user != no_node || call > id || !refers_to(c, id, call)) break;
-    for (std::uint32_t k = call + 1; k < id; ++k) {
+    for (auto k = static_cast<std::uint32_t>(c.nodes.size()); --k > call;) {
       const node& m = c.nodes[k];
       if (alive(c, m) && m.seq == no_node &&
           (m.kind == node_kind::struct_ || m.kind == node_kind::selection ||
            m.kind == node_kind::call) &&
-          !contains(c, id, k))
+          !contains(c, id, k) && refers_to(c, k, call))
         return first;
     }
     --first;

@@ -23,7 +23,12 @@ namespace detail {
 // when it is a variable (whose calls were bound by earlier statements; restore_order must not
 // take them for this argument's).
 constexpr location selection_window(location l, bool temp) {
-  if (!temp) l.first = l.last = static_cast<std::uint32_t>(l.ctx->bindings.size());
+  if (!temp) {
+    l.first = l.last = static_cast<std::uint32_t>(l.ctx->bindings.size());
+  } else if (l.first == l.last) {  // a struct a helper returned: the calls it holds (extend_held)
+    l = resolve(l);
+    l.first = extend_held(*l.ctx, operand{l, true}, 0);
+  }
   return l;
 }
 
