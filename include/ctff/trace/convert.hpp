@@ -202,21 +202,30 @@ constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t
   return false;
 }
 
-// Whether the inline tree under `id` refers to the bound call `target`.
-constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
+// Whether `hit` holds for a node of the inline tree under `id` (bound calls end it; a Reference is
+// a leaf).
+template <class Hit>
+constexpr bool any_inline(const trace_ctx& c, std::uint32_t id, const Hit& hit) {
   if (id == no_node) return false;
+  if (hit(id)) return true;
   const node& n = c.nodes[id];
   switch (n.kind) {
-    case node_kind::symbol_ref: return n.a == target;
-    case node_kind::selection: case node_kind::lambda: return refers_to(c, n.a, target);
+    case node_kind::selection: case node_kind::lambda: return any_inline(c, n.a, hit);
     case node_kind::call:
-      return n.seq == no_node && (refers_to(c, n.a, target) || refers_to(c, n.b, target));
+      return n.seq == no_node && (any_inline(c, n.a, hit) || any_inline(c, n.b, hit));
     case node_kind::struct_:
       for (std::uint32_t k = 0; k != n.b; ++k)
-        if (refers_to(c, c.elems[n.a + k].value, target)) return true;
+        if (any_inline(c, c.elems[n.a + k].value, hit)) return true;
       return false;
     default: return false;
   }
+}
+
+// Whether the inline tree under `id` refers to the bound call `target`.
+constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
+  return any_inline(c, id, [&](std::uint32_t k) {
+    return c.nodes[k].kind == node_kind::symbol_ref && c.nodes[k].a == target;
+  });
 }
 
 // Whether a call bound in [first, last) takes the bound call `target` as an operand.
@@ -258,19 +267,7 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
 
 // Whether node `k` is part of the inline tree under `id`.
 constexpr bool contains(const trace_ctx& c, std::uint32_t id, std::uint32_t k) {
-  if (id == no_node || id < k) return false;  // a tree's nodes are made before its root
-  if (id == k) return true;
-  const node& n = c.nodes[id];
-  switch (n.kind) {
-    case node_kind::selection: case node_kind::lambda: return contains(c, n.a, k);
-    case node_kind::call:
-      return n.seq == no_node && (contains(c, n.a, k) || contains(c, n.b, k));
-    case node_kind::struct_:
-      for (std::uint32_t e = 0; e != n.b; ++e)
-        if (contains(c, c.elems[n.a + e].value, k)) return true;
-      return false;
-    default: return false;
-  }
+  return any_inline(c, id, [&](std::uint32_t x) { return x == k; });
 }
 
 // A temporary that bound nothing itself (a struct a helper returned) can hold the calls its
