@@ -265,15 +265,10 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
   return first;
 }
 
-// Whether node `k` is part of the inline tree under `id`.
-constexpr bool contains(const trace_ctx& c, std::uint32_t id, std::uint32_t k) {
-  return any_inline(c, id, [&](std::uint32_t x) { return x == k; });
-}
-
 // A temporary that bound nothing itself (a struct a helper returned) can hold the calls its
 // helper bound and named: bindings just before it that no handle names, no call used, that it
-// refers to and that no other live struct, selection or inline call holds (a variable's). They
-// are its window. (An element selected from such a temporary takes the window at the selection.)
+// refers to and that no other live struct, selection or inline call holds (a variable's, also
+// one inside the temporary: `make_struct(kept, x)`). They are its window. (An element selected from such a temporary takes the window at the selection.)
 // (Found by the differential test: `f(federated_max(a), helper(b))`, where the helper returns
 // `make_struct(b, s)` of its local `s`, kept g++'s run-time order.)
 constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::uint32_t floor) {
@@ -292,7 +287,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
       if (alive(c, m) && m.seq == no_node &&
           (m.kind == node_kind::struct_ || m.kind == node_kind::selection ||
            m.kind == node_kind::call) &&
-          !contains(c, id, k) && refers_to(c, k, call))
+          k != id && refers_to(c, k, call))
         return first;
     }
     --first;
