@@ -457,6 +457,7 @@ class Expr:
     binds: bool = False   # evaluating it records a binding
     var: bool = False     # a named variable
     callees: frozenset = frozenset()  # computations referenced
+    loose: bool = False   # an untraced struct holding a constant-only value with bindings (rule 6)
 
 
 class NoGen(Exception):
@@ -470,7 +471,8 @@ def E(code, type_, *parts, traced=True, binds=None, var=False, callees=()):
     cs = frozenset(callees)
     for x in parts:
         cs |= x.callees
-    return Expr(code, type_, traced, p, b, var, cs)
+    loose = not traced and any(x.loose or (x.traced and not x.param and x.binds) for x in parts)
+    return Expr(code, type_, traced, p, b, var, cs, loose)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -992,6 +994,13 @@ class Scope:
             ret = last[0]
         else:
             ret = h.gen(h.rand_target(), 1, req_param=True)
+        if ret.loose:
+            # Rule 6: the helper's result may never meet a ctff operation; a std::tuple would leave
+            # its constant-only element unused. ctff::make_struct consumes it at once.
+            assert ret.code.startswith(("std::tuple{", "std::tuple(")), ret.code
+            inner = ret.code[len("std::tuple("):-1]
+            ret = Expr(f"ctff::make_struct({inner})", ret.type, True, ret.param, ret.binds, False,
+                       ret.callees)
         h.note(ret)
         hname = self.prog.fresh("h")
         cap = "&" if h.callees and self.prog.rt_callees else ""
