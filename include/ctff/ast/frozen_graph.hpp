@@ -1,6 +1,6 @@
 // A finished trace as a constant: the graph's pools copied into fixed-size arrays, so that a
 // captureless computation is traced once (plus once to learn the pool sizes) and each of its
-// outputs, a constant evaluation of its own, starts from a copy of the recorded graph instead of
+// outputs, a constant evaluation of its own, reads the recorded graph in place (view()) instead of
 // tracing it again. Every pointer a finished graph holds points to static storage (type bytes,
 // names, texts of other constant computations); heap data lives in the pools, by offset.
 #pragma once
@@ -40,6 +40,23 @@ struct frozen_graph {
   std::array<std::uint32_t, S.bindings> bindings{};
   std::string_view name{};
   std::uint32_t suffix = 0;
+
+  // Read in place: an output reads the constant without copying it into vectors first.
+  constexpr graph_view view() const {
+    graph_view v;
+    v.nodes = {nodes.data(), S.nodes};
+    v.elems = {elems.data(), S.elems};
+    v.lits = {lits.data(), S.lits};
+    v.dims = {dims.data(), S.dims};
+    v.vals = {vals.data(), S.vals};
+    v.chars = {chars.data(), S.chars};
+    v.byte_pool = {byte_pool.data(), S.bytes};
+    v.embeds = {embeds.data(), S.embeds};
+    v.bindings = {bindings.data(), S.bindings};
+    v.name = name;
+    v.suffix = suffix;
+    return v;
+  }
 };
 
 template <class A, class V>
@@ -63,29 +80,6 @@ constexpr frozen_graph<S> freeze(const graph& g) {
   f.name = g.name;
   f.suffix = g.suffix;
   return f;
-}
-
-template <class T, class A>
-constexpr void thaw_pool(std::vector<T>& to, const A& from) {
-  to.reserve(from.size());
-  for (const T& x : from) to.push_back(x);
-}
-
-// Fills an empty graph with the frozen one; returns the root.
-template <graph_shape S>
-constexpr std::uint32_t thaw(const frozen_graph<S>& f, graph& g) {
-  thaw_pool(g.nodes, f.nodes);
-  thaw_pool(g.elems, f.elems);
-  thaw_pool(g.lits, f.lits);
-  thaw_pool(g.dims, f.dims);
-  thaw_pool(g.vals, f.vals);
-  thaw_pool(g.chars, f.chars);
-  thaw_pool(g.byte_pool, f.byte_pool);
-  thaw_pool(g.embeds, f.embeds);
-  thaw_pool(g.bindings, f.bindings);
-  g.name = f.name;
-  g.suffix = f.suffix;
-  return S.root;
 }
 
 }  // namespace ctff::detail

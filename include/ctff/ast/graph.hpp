@@ -2,6 +2,7 @@
 // computations. Everything is index based, so it can live in constexpr std::vectors.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,12 @@ struct embed {
                 formatted_len = 0, structural_rel = 0, structural_len = 0;
 };
 
+// The characters [off, off + len) of a character pool (a vector or a pool_view).
+template <class Chars>
+constexpr std::string_view chars_in(const Chars& chars, std::uint32_t off, std::uint32_t len) {
+  return len ? std::string_view(chars.data() + off, len) : std::string_view{};
+}
+
 struct graph {
   std::vector<node> nodes;
   std::vector<struct_elem> elems;
@@ -60,7 +67,53 @@ struct graph {
     return at;
   }
   constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
-    return len ? std::string_view(chars.data() + off, len) : std::string_view{};
+    return chars_in(chars, off, len);
+  }
+};
+
+// Read-only access to one pool of a finished graph: its vector, or the array of a frozen graph
+// (ast/frozen_graph.hpp), which the outputs of a compile-time computation read in place.
+template <class T>
+struct pool_view {
+  const T* p = nullptr;
+  std::uint32_t n = 0;
+  constexpr const T& operator[](std::size_t i) const { return p[i]; }
+  constexpr std::size_t size() const { return n; }
+  constexpr bool empty() const { return n == 0; }
+  constexpr const T* data() const { return p; }
+  constexpr const T* begin() const { return p; }
+  constexpr const T* end() const { return p + n; }
+};
+
+template <class T>
+constexpr pool_view<T> view_of(const std::vector<T>& v) {
+  return {v.data(), static_cast<std::uint32_t>(v.size())};
+}
+
+// A finished graph as the printers, the serializer and the structural writer read it.
+struct graph_view {
+  pool_view<node> nodes;
+  pool_view<struct_elem> elems;
+  pool_view<lit> lits;
+  pool_view<std::int64_t> dims;
+  pool_view<std::uint64_t> vals;
+  pool_view<char> chars;
+  pool_view<unsigned char> byte_pool;
+  pool_view<embed> embeds;
+  pool_view<std::uint32_t> bindings;
+  std::string_view name{};
+  std::uint32_t suffix = 0;
+
+  constexpr graph_view() = default;
+  // Implicit: a graph being printed does not change while it is read.
+  constexpr graph_view(const graph& g)  // NOLINT(google-explicit-constructor)
+      : nodes(view_of(g.nodes)), elems(view_of(g.elems)), lits(view_of(g.lits)),
+        dims(view_of(g.dims)), vals(view_of(g.vals)), chars(view_of(g.chars)),
+        byte_pool(view_of(g.byte_pool)), embeds(view_of(g.embeds)), bindings(view_of(g.bindings)),
+        name(g.name), suffix(g.suffix) {}
+
+  constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
+    return chars_in(chars, off, len);
   }
   constexpr byte_view embed_bytes(const embed& e) const {
     return e.owned ? byte_view(byte_pool.data() + e.bytes_off, e.size) : byte_view(e.bytes, e.size);

@@ -49,7 +49,7 @@ constexpr void write_slot(dtype d, std::uint64_t v, back_sink& s) {
 
 // The Array message of literal l, back to front (fields last to first, see back_sink): every
 // length is measured from what was written, so no size is computed separately.
-constexpr void write_array(const graph& g, const lit& l, back_sink& s) {
+constexpr void write_array(const graph_view& g, const lit& l, back_sink& s) {
   // The typed list: a set oneof member, present even when it holds no value.
   const auto list_end = s.pos;
   const std::uint64_t* v = g.vals.data() + l.val_begin;

@@ -89,7 +89,7 @@ constexpr void format_complex_scalar(small_text& t, const float_parts& re, const
 }
 
 // One element as numpy's str() prints a scalar (or a 0-d array) of dtype d.
-constexpr void print_scalar(const graph& g, dtype d, const std::uint64_t* v, text_sink& s) {
+constexpr void print_scalar(const graph_view& g, dtype d, const std::uint64_t* v, text_sink& s) {
   small_text t;
   switch (d) {
     case dtype::bool_:
@@ -238,7 +238,7 @@ constexpr void format_with_layout(small_text& t, const float_layout& f, const fl
 // helper calls: each call is costly in g++'s constant evaluation.)
 class array_printer {
  public:
-  constexpr array_printer(const graph& g, const lit& l, text_sink& s)
+  constexpr array_printer(const graph_view& g, const lit& l, text_sink& s)
       : g_(g), dt_(l.dt), s_(s), w_(slots_per_value(l.dt)), rank_(l.dim_count),
         vals_(g.vals.data() + l.val_begin), dims_(g.dims.data() + l.dim_begin) {}
 
@@ -450,7 +450,7 @@ class array_printer {
     put(']');
   }
 
-  const graph& g_;
+  const graph_view& g_;
   dtype dt_;
   text_sink& s_;
   std::uint32_t w_, rank_;
@@ -465,7 +465,7 @@ class array_printer {
 
 // numpy's str() of a literal. A line break inside a literal is kept as is, even in the compact
 // form (Python prints the same).
-constexpr void print_literal(const graph& g, const lit& l, text_sink& s) {
+constexpr void print_literal(const graph_view& g, const lit& l, text_sink& s) {
   if (l.dim_count == 0) {
     print_scalar(g, l.dt, &g.vals[l.val_begin], s);
     return;

@@ -12,7 +12,7 @@ namespace ctff::detail {
 
 class printer {
  public:
-  constexpr explicit printer(const graph& g) : g_(g) {
+  constexpr explicit printer(const graph_view& g) : g_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
   }
@@ -128,7 +128,7 @@ class printer {
     s.put_uint(k);
   }
 
-  const graph& g_;
+  const graph_view g_;
   std::vector<std::uint32_t> pos_;
 };
 

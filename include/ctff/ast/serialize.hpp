@@ -18,7 +18,7 @@ namespace ctff::detail {
 
 class serializer {
  public:
-  constexpr explicit serializer(const graph& g) : g_(g) {
+  constexpr explicit serializer(const graph_view& g) : g_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
     // `fc_<name>_symbol_` spelled once, copied for every Block local and reference.
@@ -187,7 +187,7 @@ class serializer {
     s.bytes(symbol_prefix_.data(), symbol_prefix_.size());
   }
 
-  const graph& g_;
+  const graph_view g_;
   std::vector<std::uint32_t> pos_;
   std::vector<unsigned char> symbol_prefix_;
 };

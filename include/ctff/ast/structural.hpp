@@ -119,7 +119,7 @@ class structural_writer {
  public:
   // Lays out the tree under `root`. `encoded`: write line breaks inside rows as structural_break
   // (the form embedded into other drawings) instead of '\n' (Python's text).
-  constexpr structural_writer(const graph& g, std::uint32_t root, bool encoded)
+  constexpr structural_writer(const graph_view& g, std::uint32_t root, bool encoded)
       : g_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
@@ -133,7 +133,7 @@ class structural_writer {
   }
   // Only what labels need: to write a drawing laid out before (write_pieces).
   struct labels_only {};
-  constexpr structural_writer(const graph& g, bool encoded, labels_only)
+  constexpr structural_writer(const graph_view& g, bool encoded, labels_only)
       : g_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
@@ -753,10 +753,10 @@ class structural_writer {
   }
 
   // The number of pieces drawn() returns, for the tree under `root`, without laying it out.
-  static constexpr std::size_t count_pieces(const graph& g, std::uint32_t root);
+  static constexpr std::size_t count_pieces(const graph_view& g, std::uint32_t root);
 
  private:
-  const graph& g_;
+  const graph_view g_;
   bool encoded_;
   bool breaks_ = false;
   std::int32_t ctx_len_ = 0;
@@ -771,7 +771,7 @@ class structural_writer {
 
 // As many as layout() makes places, but an embedded drawing counts its rows (drawn() gives each
 // row a piece). A tree walk: cheap next to the layout itself.
-constexpr std::size_t structural_writer::count_pieces(const graph& g, std::uint32_t root) {
+constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::uint32_t root) {
   std::size_t n = 0;
   std::vector<std::uint32_t> todo;
   todo.push_back(root);

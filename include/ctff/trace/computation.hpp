@@ -186,33 +186,28 @@ inline constexpr auto frozen_v = [] {
   return freeze<graph_shape_v<C>>(ctx);
 }();
 
+// The recorded graph of C, read in place by every output, and its root.
 template <class C>
-constexpr std::uint32_t trace_static(graph& g) {
-  return thaw(frozen_v<C>, g);
+constexpr graph_view static_graph() {
+  return frozen_v<C>.view();
 }
+template <class C>
+inline constexpr std::uint32_t static_root = graph_shape_v<C>.root;
 
 template <class C>
-inline constexpr std::size_t wire_size_v = [] {
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
-  return serializer(ctx).size(root);
-}();
+inline constexpr std::size_t wire_size_v = serializer(static_graph<C>()).size(static_root<C>);
 
 template <class C, bool Formatted>
 inline constexpr std::size_t comp_text_size_v = [] {
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
   text_sink t{};
   t.formatted = Formatted;
-  printer(ctx).print(root, t);
+  printer(static_graph<C>()).print(static_root<C>, t);
   return t.n;
 }();
 
 template <class C>
 inline constexpr auto wire_v = [] {
   std::array<unsigned char, wire_size_v<C>> out{};
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
 #if !defined(__clang__)
   // g++ keeps a constant array's elements in order of first write; writing back to front would
   // insert each byte before all others (quadratic). Touching every byte first makes later
@@ -221,7 +216,7 @@ inline constexpr auto wire_v = [] {
   for (std::size_t i = 0; i < out.size(); i += 4096)
     for (std::size_t j = i; j < out.size() && j < i + 4096; ++j) out[j] = 0;
 #endif
-  serializer(ctx).write_into(root, out.data(), out.size());
+  serializer(static_graph<C>()).write_into(static_root<C>, out.data(), out.size());
   return out;
 }();
 
@@ -229,12 +224,10 @@ inline constexpr auto wire_v = [] {
 template <class C, bool Formatted, bool Encoded = false>
 inline constexpr auto text_out_v = [] {
   std::array<char, comp_text_size_v<C, Formatted> + 1> out{};
-  trace_ctx ctx;
-  auto root = trace_static<C>(ctx);
   text_sink t{out.data()};
   t.formatted = Formatted;
   t.encode_breaks = Encoded;
-  printer(ctx).print(root, t);
+  printer(static_graph<C>()).print(static_root<C>, t);
   return out;
 }();
 
@@ -252,11 +245,8 @@ inline constexpr bool literal_breaks_v = [] {
 // the tree), laid out into a constant, then written as text, plain or encoded for embedding;
 // each its own evaluation.
 template <class C>
-inline constexpr std::size_t structural_pieces_v = [] {
-  trace_ctx ctx;
-  const auto root = trace_static<C>(ctx);
-  return structural_writer::count_pieces(ctx, root);
-}();
+inline constexpr std::size_t structural_pieces_v =
+    structural_writer::count_pieces(static_graph<C>(), static_root<C>);
 
 template <std::size_t N>
 struct structural_layout {
@@ -268,9 +258,7 @@ struct structural_layout {
 
 template <class C>
 inline constexpr auto structural_layout_v = [] {
-  trace_ctx ctx;
-  const auto root = trace_static<C>(ctx);
-  const structural_writer w(ctx, root, false);
+  const structural_writer w(static_graph<C>(), static_root<C>, false);
   const std::vector<drawn_piece> ps = w.drawn();
   structural_layout<structural_pieces_v<C>> out{};
   out.counted = ps.size() == out.pieces.size();
@@ -292,9 +280,7 @@ template <class C, bool Encoded>
 inline constexpr auto structural_v = [] {
   constexpr auto& l = structural_layout_v<C>;
   static_assert(l.counted, "ctff: internal error: count_pieces disagrees with the layout");
-  trace_ctx ctx;
-  trace_static<C>(ctx);
-  return structural_writer(ctx, Encoded, structural_writer::labels_only{})
+  return structural_writer(static_graph<C>(), Encoded, structural_writer::labels_only{})
       .text<l.size>(l.pieces.data(), l.pieces.size());
 }();
 
