@@ -105,7 +105,7 @@ std::string print_bits_at_run_time(dtype dt, std::initializer_list<std::int64_t>
   l.dt = dt;
   for (auto d : shape) g.dims.push_back(d);
   l.dim_count = static_cast<std::uint32_t>(shape.size());
-  g.vals = v;
+  g.vals.append(v.data(), v.size());
   l.val_count = static_cast<std::uint32_t>(v.size());
   ctff::detail::text_sink count{};
   ctff::detail::print_literal(g, l, count);

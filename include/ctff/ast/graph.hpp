@@ -9,6 +9,7 @@
 
 #include "ctff/ast/node.hpp"
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -39,16 +40,17 @@ constexpr std::string_view chars_in(const Chars& chars, std::uint32_t off, std::
   return len ? std::string_view(chars.data() + off, len) : std::string_view{};
 }
 
+// (The pools are scratch arrays, not std::vector: see core/scratch.hpp.)
 struct graph {
-  std::vector<node> nodes;
-  std::vector<struct_elem> elems;
-  std::vector<lit> lits;
-  std::vector<std::int64_t> dims;
-  std::vector<std::uint64_t> vals;
-  std::vector<char> chars;
-  std::vector<unsigned char> byte_pool;
-  std::vector<embed> embeds;
-  std::vector<std::uint32_t> bindings;  // bound nodes, in binding order
+  scratch<node> nodes;
+  scratch<struct_elem> elems;
+  scratch<lit> lits;
+  scratch<std::int64_t> dims;
+  scratch<std::uint64_t> vals;
+  scratch<char> chars;
+  scratch<unsigned char> byte_pool;
+  scratch<embed> embeds;
+  scratch<std::uint32_t> bindings;  // bound nodes, in binding order
 
   std::string_view name{};   // the context name: name, or name_<suffix> on a clash
   std::uint32_t suffix = 0;
@@ -63,7 +65,7 @@ struct graph {
   }
   constexpr std::uint32_t add_chars(std::string_view s) {
     auto at = static_cast<std::uint32_t>(chars.size());
-    for (char c : s) chars.push_back(c);
+    chars.append(s.data(), s.size());
     return at;
   }
   constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
@@ -85,8 +87,8 @@ struct pool_view {
   constexpr const T* end() const { return p + n; }
 };
 
-template <class T>
-constexpr pool_view<T> view_of(const std::vector<T>& v) {
+template <class V>
+constexpr pool_view<typename V::value_type> view_of(const V& v) {
   return {v.data(), static_cast<std::uint32_t>(v.size())};
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/ast/literal_print.hpp"
 #include "ctff/types/type.hpp"
 
@@ -129,7 +130,7 @@ class printer {
   }
 
   const graph_view g_;
-  std::vector<std::uint32_t> pos_;
+  scratch<std::uint32_t> pos_;
 };
 
 }  // namespace ctff::detail

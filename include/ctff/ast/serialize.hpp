@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/ast/literal.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/types/type.hpp"
@@ -188,7 +189,7 @@ class serializer {
   }
 
   const graph_view g_;
-  std::vector<std::uint32_t> pos_;
+  scratch<std::uint32_t> pos_;
   std::vector<unsigned char> symbol_prefix_;
 };
 

@@ -20,6 +20,7 @@
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
@@ -35,10 +36,7 @@ struct char_array {
 // Sinks of structural_writer::write_pieces(): put(char), put(string_view), put_uint, spaces(k).
 template <class Self>
 struct drawing_sink_base {
-  constexpr void put(std::string_view t) {
-    const char* p = t.data();
-    for (std::size_t i = 0; i != t.size(); ++i) self().put(p[i]);
-  }
+  constexpr void put(std::string_view t) { self().run(t.data(), t.size(), false); }
   constexpr void put_uint(std::uint64_t v) {
     char tmp[20]{};
     int k = 0;
@@ -57,6 +55,10 @@ struct drawing_char_sink : drawing_sink_base<drawing_char_sink> {
   std::size_t n = 0;
   constexpr explicit drawing_char_sink(char* o) : out(o) {}
   constexpr void put(char c) { out[n++] = c; }
+  // k characters from p; `breaks`: structural_break becomes '\n'.
+  constexpr void run(const char* p, std::size_t k, bool breaks) {
+    for (std::size_t i = 0; i != k; ++i) out[n++] = breaks && p[i] == structural_break ? '\n' : p[i];
+  }
   constexpr void spaces(std::int32_t k) {
     for (; k > 0; --k) out[n++] = ' ';
   }
@@ -85,6 +87,14 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
     if (c != ' ') cur.c[at] = c;
     if (++at == 64) flush();
   }
+  // As put for each character, in one loop (a call per character is most of the cost).
+  constexpr void run(const char* p, std::size_t k, bool breaks) {
+    for (std::size_t i = 0; i != k; ++i) {
+      const char c = p[i];
+      if (c != ' ') cur.c[at] = breaks && c == structural_break ? '\n' : c;
+      if (++at == 64) flush();
+    }
+  }
   constexpr void spaces(std::int32_t k) {
     auto n = static_cast<std::size_t>(k > 0 ? k : 0);
     while (n) {
@@ -108,11 +118,12 @@ enum class drawing_piece : std::uint8_t { glyph, node, name_eq, symbol_eq, embed
 
 // A laid-out piece: row y, columns [x, x + len). Of an embedded drawing (a = its entry in the
 // graph's embeds), one row of it: the characters [from, to) of its text.
+// (No member initializers: pieces live in scratch arrays; `drawn_piece{}` is all zeros, a glyph.)
 struct drawn_piece {
-  std::uint32_t y = 0;
-  std::int32_t x = 0, len = 0;
-  drawing_piece kind = drawing_piece::glyph;
-  std::uint32_t a = 0, from = 0, to = 0;
+  std::uint32_t y;
+  std::int32_t x, len;
+  drawing_piece kind;
+  std::uint32_t a, from, to;
 };
 
 class structural_writer {
@@ -152,28 +163,29 @@ class structural_writer {
 
   // A piece of text at a position relative to its parent place (the pieces of a drawing hang
   // from one of them, its root); absolute once resolve() has run.
+  // (No member initializers, as for row: kept in scratch arrays, always made whole.)
   struct place {
-    std::int32_t x = 0, y = 0;
-    std::uint32_t parent = no_node;
-    piece kind = piece::glyph;
-    std::uint32_t a = 0;
-    std::int32_t len = 0;
+    std::int32_t x, y;
+    std::uint32_t parent;
+    piece kind;
+    std::uint32_t a;
+    std::int32_t len;
   };
 
   // One row of a drawing's outline: content in [s, e); the rows below follow at `next`, shifted
   // right by dx. Rows never change once a later drawing links to them, so drawings share them.
   struct row {
-    std::int32_t s = 0, e = 0;
-    std::uint32_t next = no_node;
-    std::int32_t dx = 0;
+    std::int32_t s, e;
+    std::uint32_t next;
+    std::int32_t dx;
   };
 
   struct rect {
-    std::int32_t w = 0;
-    std::uint32_t h = 0;
-    std::uint32_t head = no_node;  // first row
-    std::uint32_t at = no_node;    // its root place, at column ax, row ay
-    std::int32_t ax = 0, ay = 0;
+    std::int32_t w;
+    std::uint32_t h;
+    std::uint32_t head;  // first row
+    std::uint32_t at;    // its root place, at column ax, row ay
+    std::int32_t ax, ay;
   };
 
   // An embedded drawing's outline, computed once per text.
@@ -320,7 +332,7 @@ class structural_writer {
     return r;
   }
   constexpr rect outline(std::string_view t) {
-    rect r{};
+    rect r{0, 0, no_node, no_node, 0, 0};
     std::uint32_t last = no_node;
     const char* p = t.data();
     const std::size_t n = t.size();
@@ -493,7 +505,7 @@ class structural_writer {
     std::uint32_t node, stage;
   };
   // A child to draw: a leaf at once, anything else by a new frame.
-  constexpr void visit(std::vector<frame>& todo, std::uint32_t i) {
+  constexpr void visit(scratch<frame>& todo, std::uint32_t i) {
     switch (g_.nodes[i].kind) {
       case node_kind::selection: case node_kind::lambda: case node_kind::call:
       case node_kind::struct_: case node_kind::block:
@@ -513,7 +525,7 @@ class structural_writer {
   // drawing's children come before its own pieces, which lie in rows above theirs (labels, `/`,
   // `\`, `|`), left siblings before right ones, and a list's `,` and `name=` before the element.
   constexpr rect layout(std::uint32_t root) {
-    std::vector<frame> todo;
+    scratch<frame> todo;
     todo.push_back({root, 0});
     while (!todo.empty()) {
       const std::size_t top = todo.size() - 1;
@@ -627,9 +639,17 @@ class structural_writer {
   }
 
  public:
-  // The pieces in writing order, row by row and left to right in each row, at absolute columns:
-  // counted per row, then placed in creation order (left to right within a row, see layout()).
-  constexpr std::vector<drawn_piece> drawn() const {
+  // Number of pieces drawn() writes: one per place, one per row of an embedded drawing.
+  constexpr std::size_t piece_count() const {
+    std::size_t n = 0;
+    for (const place& p : places_) n += p.kind == piece::embedded ? drawings_[p.a].shape.h : 1;
+    return n;
+  }
+
+  // Writes the piece_count() pieces in writing order into out: row by row and left to right in
+  // each row, at absolute columns. Counted per row, then placed in creation order (left to right
+  // within a row, see layout()).
+  constexpr void drawn(drawn_piece* out) const {
     std::vector<std::uint32_t> first;  // row r: out[first[r], first[r + 1])
     first.assign(height_ + 1, 0);
     for (const place& p : places_) {
@@ -638,8 +658,6 @@ class structural_writer {
       for (std::uint32_t k = 1; k <= h; ++k) ++first[y + k];
     }
     for (std::uint32_t r = 0; r != height_; ++r) first[r + 1] += first[r];
-    std::vector<drawn_piece> out;
-    out.assign(first[height_], drawn_piece{});
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
     for (const place& p : places_) {
       auto y = static_cast<std::uint32_t>(p.y);
@@ -657,16 +675,16 @@ class structural_writer {
         from += static_cast<std::uint32_t>(w.e) + 1;
       }
     }
-    // (Kept as a safeguard: sorting a sorted row costs one comparison per piece.)
+    // (Kept as a safeguard: a sorted row costs one comparison per piece.)
     for (std::uint32_t r = 0; r != height_; ++r) {
       for (std::uint32_t k = first[r] + 1; k < first[r + 1]; ++k) {
+        if (out[k - 1].x <= out[k].x) continue;
         const drawn_piece v = out[k];
         std::uint32_t j = k;
         for (; j != first[r] && out[j - 1].x > v.x; --j) out[j] = out[j - 1];
         out[j] = v;
       }
     }
-    return out;
   }
 
  private:
@@ -720,8 +738,7 @@ class structural_writer {
         s.put(static_cast<char>(p.a));
       } else if (p.kind == piece::embedded) {
         const char* t = g_.embed_structural(g_.embeds[p.a]).data();
-        for (std::uint32_t c = p.from; c != p.to; ++c)
-          s.put(t[c] == structural_break && !encoded_ ? '\n' : t[c]);
+        s.run(t + p.from, p.to - p.from, !encoded_);
       } else {
         put_label(p.kind, p.a, p.len, s);
       }
@@ -734,7 +751,8 @@ class structural_writer {
   // only if its definition came before the use.)
   // Writes size() characters to out[0], out[1], ...
   constexpr void write(char* out) const {
-    const std::vector<drawn_piece> ps = drawn();
+    std::vector<drawn_piece> ps(piece_count());
+    drawn(ps.data());
     drawing_char_sink s{out};
     write_pieces(ps.data(), ps.size(), s);
   }
@@ -760,10 +778,10 @@ class structural_writer {
   bool encoded_;
   bool breaks_ = false;
   std::int32_t ctx_len_ = 0;
-  std::vector<std::uint32_t> pos_;
-  std::vector<row> rows_;
-  std::vector<place> places_;
-  std::vector<rect> vals_;
+  scratch<std::uint32_t> pos_;
+  scratch<row> rows_;
+  scratch<place> places_;
+  scratch<rect> vals_;
   std::vector<drawing> drawings_;
   std::uint32_t height_ = 0;
   std::size_t size_ = 0;
@@ -773,7 +791,7 @@ class structural_writer {
 // row a piece). A tree walk: cheap next to the layout itself.
 constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::uint32_t root) {
   std::size_t n = 0;
-  std::vector<std::uint32_t> todo;
+  scratch<std::uint32_t> todo;
   todo.push_back(root);
   while (!todo.empty()) {
     const node& x = g.nodes[todo.back()];

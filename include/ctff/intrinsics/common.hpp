@@ -95,7 +95,7 @@ template <class F>
 struct convert<bare_intrinsic<F>> {
   static constexpr bool ok = true;
   using type = F;
-  static constexpr void collect(const bare_intrinsic<F>&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const bare_intrinsic<F>&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F>& b) {
     return intrinsic_node<F>(c, b.uri);
   }
@@ -113,7 +113,7 @@ struct convert<unnamed_wrapper<P, Fn>> {
   using R = typename fn_info<value_type_t<Fn>>::result;
   using type = function_t<P, R>;
   static constexpr void collect(const unnamed_wrapper<P, Fn>& w, bool temp,
-                                std::vector<operand>& ops) {
+                                scratch<operand>& ops) {
     convert_t<Fn>::collect(w.fn, temp && !std::is_lvalue_reference_v<Fn>, ops);
   }
   static constexpr std::uint32_t make(trace_ctx& c, const unnamed_wrapper<P, Fn>& w) {

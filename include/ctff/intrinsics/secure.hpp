@@ -55,7 +55,7 @@ template <class M, class X>
 struct convert<replicated<M, X>> {
   static constexpr bool ok = true;
   using type = typename replicate<M, value_type_t<X>>::type;
-  static constexpr void collect(const replicated<M, X>& r, bool temp, std::vector<operand>& ops) {
+  static constexpr void collect(const replicated<M, X>& r, bool temp, scratch<operand>& ops) {
     convert_t<X>::collect(r.x, temp && !std::is_lvalue_reference_v<X>, ops);
   }
   static constexpr std::uint32_t make(trace_ctx& c, const replicated<M, X>& r) {

@@ -45,7 +45,7 @@ struct convert<curried_sequence_map<FT>> {
   using RS = sequence_t<typename fn_info<FT>::result>;
   using inner = function_t<PS, RS>;
   using type = function_t<FT, inner>;
-  static constexpr void collect(const curried_sequence_map<FT>&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const curried_sequence_map<FT>&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const curried_sequence_map<FT>&) {
     using A = struct_t<FT, PS>;
     const std::uint32_t parts[] = {named_ref_node<FT>(c, "arg0"), named_ref_node<PS>(c, "arg1")};
@@ -69,7 +69,7 @@ struct convert<reduce_lambda<S, U, Op>> {
   using A = struct_t<S, U>;
   using type = function_t<A, R>;
   static constexpr void collect(const reduce_lambda<S, U, Op>& l, bool temp,
-                                std::vector<operand>& ops) {
+                                scratch<operand>& ops) {
     convert_t<Op>::collect(l.op, temp && !std::is_lvalue_reference_v<Op>, ops);
   }
   static constexpr std::uint32_t make(trace_ctx& c, const reduce_lambda<S, U, Op>& l) {

@@ -104,7 +104,7 @@ template <class F>
 struct convert<imported_computation<F>> {
   static constexpr bool ok = true;
   using type = F;
-  static constexpr void collect(const imported_computation<F>&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const imported_computation<F>&, bool, scratch<operand>&) {}
   static std::uint32_t make(trace_ctx& c, const imported_computation<F>& x) {
     embed e{};
     const byte_view b = x.bytes();

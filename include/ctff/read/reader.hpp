@@ -167,7 +167,7 @@ class tree_reader {
   std::uint32_t add_chars(std::string_view s) {
     auto& chars = t_.pool.chars;
     const auto at = static_cast<std::uint32_t>(chars.size());
-    chars.insert(chars.end(), s.begin(), s.end());
+    chars.append(s.data(), s.size());
     return at;
   }
 

@@ -100,7 +100,7 @@ struct body_result<Fn, void> {
 // values it holds (in ctx; 0 if none).
 template <class R>
 constexpr std::uint32_t made_at(trace_ctx& ctx, const R& result) {
-  std::vector<operand> ops;
+  scratch<operand> ops;
   convert_t<R>::collect(result, false, ops);
   std::uint32_t at = 0;
   for (const auto& o : ops) {
@@ -259,10 +259,9 @@ struct structural_layout {
 template <class C>
 inline constexpr auto structural_layout_v = [] {
   const structural_writer w(static_graph<C>(), static_root<C>, false);
-  const std::vector<drawn_piece> ps = w.drawn();
   structural_layout<structural_pieces_v<C>> out{};
-  out.counted = ps.size() == out.pieces.size();
-  for (std::size_t i = 0; i != out.pieces.size() && i != ps.size(); ++i) out.pieces[i] = ps[i];
+  out.counted = w.piece_count() == out.pieces.size();
+  if (out.counted) w.drawn(out.pieces.data());
   out.size = w.size();
   out.breaks = w.has_breaks();
   return out;
@@ -521,7 +520,7 @@ struct convert<computation_t<N, Fn, P>> {
   static constexpr bool ok = true;
   using C = computation_t<N, Fn, P>;
   using type = typename C::type;
-  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const C&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const C&) {
     if (c.floating || context_suffix(&c, N.view()) != 0) {
       // Named like an enclosing trace (or the enclosing traces are not known yet): traced anew
@@ -559,7 +558,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
   static constexpr bool ok = true;
   using C = runtime_computation_t<N, Fn, P>;
   using type = typename C::type;
-  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const C&, bool, scratch<operand>&) {}
   static std::uint32_t make(trace_ctx& c, const C& comp) {
     if (c.floating || context_suffix(&c, N.view()) != 0) {  // as for computation_t
       const auto index = static_cast<std::uint32_t>(c.embeds.size());

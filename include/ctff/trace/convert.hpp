@@ -38,7 +38,7 @@ template <class T>
 struct convert<value<T>> {
   static constexpr bool ok = true;
   using type = T;
-  static constexpr void collect(const value<T>& v, bool temp, std::vector<operand>& ops) {
+  static constexpr void collect(const value<T>& v, bool temp, scratch<operand>& ops) {
     ops.push_back({v.loc(), temp && !v.pinned()});
   }
   static constexpr std::uint32_t make(trace_ctx&, const value<T>& v) { return v.loc().id; }
@@ -68,12 +68,12 @@ template <class X>
 struct convert<X, std::enable_if_t<is_constant_v<X>>> {
   static constexpr bool ok = true;
   using type = typename literal_type<X>::type;
-  static constexpr void collect(const X&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const X&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const X& x) { return literal_node(c, x); }
 };
 
 template <class Tuple, std::size_t... I>
-constexpr void collect_tuple(const Tuple& t, [[maybe_unused]] bool temp, std::vector<operand>& ops,
+constexpr void collect_tuple(const Tuple& t, [[maybe_unused]] bool temp, scratch<operand>& ops,
                              std::index_sequence<I...>) {
   // An element held by lvalue reference names a variable: never a temporary.
   (convert_t<std::tuple_element_t<I, Tuple>>::collect(
@@ -118,7 +118,7 @@ template <class... X>
 struct convert<std::tuple<X...>, std::enable_if_t<(convertible<X> && ...)>> {
   static constexpr bool ok = true;
   using type = struct_t<value_type_t<X>...>;
-  static constexpr void collect(const std::tuple<X...>& t, bool temp, std::vector<operand>& ops) {
+  static constexpr void collect(const std::tuple<X...>& t, bool temp, scratch<operand>& ops) {
     collect_tuple(t, temp, ops, std::index_sequence_for<X...>{});
   }
   static constexpr std::uint32_t make(trace_ctx& c, const std::tuple<X...>& t) {
@@ -130,7 +130,7 @@ template <class A, class B>
 struct convert<std::pair<A, B>, std::enable_if_t<convertible<A> && convertible<B>>> {
   static constexpr bool ok = true;
   using type = struct_t<value_type_t<A>, value_type_t<B>>;
-  static constexpr void collect(const std::pair<A, B>& t, bool temp, std::vector<operand>& ops) {
+  static constexpr void collect(const std::pair<A, B>& t, bool temp, scratch<operand>& ops) {
     collect_tuple(t, temp, ops, std::index_sequence<0, 1>{});
   }
   static constexpr std::uint32_t make(trace_ctx& c, const std::pair<A, B>& t) {
@@ -140,7 +140,7 @@ struct convert<std::pair<A, B>, std::enable_if_t<convertible<A> && convertible<B
 
 // Collects the values inside x; `temp` says whether x itself was passed as a temporary.
 template <class X>
-constexpr void collect(X&& x, std::vector<operand>& ops) {
+constexpr void collect(X&& x, scratch<operand>& ops) {
   convert_t<X>::collect(x, !std::is_lvalue_reference_v<X>, ops);
 }
 
@@ -148,7 +148,7 @@ constexpr void collect(X&& x, std::vector<operand>& ops) {
 // into it), else the first floating one reached through a variable, else the first floating one,
 // else a new floating context. A floating context used through a variable is marked `named`: its
 // bindings were made at some earlier, unknown point (see merge_into).
-constexpr trace_ctx* unify(std::vector<operand>& ops, trace_ctx* target = nullptr) {
+constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
   for (auto& o : ops) {
     o.loc = resolve(o.loc);
     auto* c = o.loc.ctx;
@@ -242,7 +242,7 @@ constexpr bool window_uses(const trace_ctx& c, std::uint32_t first, std::uint32_
 // Whether a window of `ops` other than `self` uses `target`: the arguments are evaluated
 // independently, so `target` was made before all of them (a variable, even once its handle is
 // gone: a body's locals die before its result is converted).
-constexpr bool used_by_other(const trace_ctx& c, const std::vector<operand*>& ops,
+constexpr bool used_by_other(const trace_ctx& c, const scratch<operand*>& ops,
                              const operand* self, std::uint32_t target) {
   for (const operand* p : ops)
     if (p != self && window_uses(c, p->loc.first, p->loc.last, target)) return true;
@@ -251,7 +251,7 @@ constexpr bool used_by_other(const trace_ctx& c, const std::vector<operand*>& op
 
 constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
                                       std::uint32_t floor,
-                                      const std::vector<operand*>* ops = nullptr,
+                                      const scratch<operand*>* ops = nullptr,
                                       const operand* self = nullptr) {
   while (first > floor) {
     const std::uint32_t call = c.bindings[first - 1];
@@ -297,7 +297,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
 
 // Puts the windows of temporary operands back into argument order; returns where the window of
 // the value consuming them starts (no_node: it has none of its own operands).
-constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
+constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
   for (auto& o : ops) {
     if (!o.temp || o.loc.first != o.loc.last || o.loc.first == 0) continue;
@@ -317,7 +317,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     }
   if (temps == 0) return no_node;
   if (temps == 1) return extend_window(c, only->loc.first, only->loc.last, 0);  // the usual case
-  std::vector<operand*> t;  // temporaries with bindings, in argument order
+  scratch<operand*> t;  // temporaries with bindings, in argument order
   t.reserve(temps);
   for (auto& o : ops)
     if (o.temp && o.loc.first < o.loc.last) t.push_back(&o);
@@ -327,7 +327,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
       if (p != o && p->loc.last <= o->loc.first && p->loc.last > floor) floor = p->loc.last;
     o->loc.first = extend_window(c, o->loc.first, o->loc.last, floor, &t, o);
   }
-  std::vector<operand*> by_pos = t;  // in evaluation order
+  scratch<operand*> by_pos = t;  // in evaluation order
   for (std::size_t i = 1; i < by_pos.size(); ++i)
     for (std::size_t j = i; j > 0 && by_pos[j - 1]->loc.first > by_pos[j]->loc.first; --j) {
       auto* tmp = by_pos[j];
@@ -360,7 +360,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, std::vector<operand>& ops) {
     trace_error("ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python's order (a result left unused, or kept in a variable of a helper, sits between them); bind each argument to a named variable first");
     return no_node;
   }
-  std::vector<std::uint32_t> tail;
+  scratch<std::uint32_t> tail;
   tail.reserve(end - lo);
   for (auto* o : t)
     for (std::uint32_t k = o->loc.first; k != o->loc.last; ++k) tail.push_back(c.bindings[k]);
@@ -376,7 +376,7 @@ struct gathered {
 
 template <class... X>
 constexpr gathered gather(trace_ctx* target, X&&... x) {
-  std::vector<operand> ops;
+  scratch<operand> ops;
   (collect(static_cast<X&&>(x), ops), ...);
   gathered g;
   g.ctx = unify(ops, target);

@@ -14,10 +14,10 @@
 
 namespace ctff::detail {
 
-// Appends n zero elements (push_back: clang with libstdc++ 12 rejects resize in constant
-// evaluation) and returns where they start.
-template <class T>
-constexpr std::uint32_t grow(std::vector<T>& v, std::size_t n) {
+// Appends n zero elements to a pool and returns where they start.
+template <class Pool>
+constexpr std::uint32_t grow(Pool& v, std::size_t n) {
+  using T = typename Pool::value_type;
   const auto at = static_cast<std::uint32_t>(v.size());
   v.reserve(v.size() + n);
   for (std::size_t i = 0; i != n; ++i) v.push_back(T{});

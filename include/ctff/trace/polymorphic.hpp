@@ -144,7 +144,7 @@ struct convert<poly_instance<N, Fn, P, U>> {
   static constexpr bool ok = true;
   using C = poly_instance<N, Fn, P, U>;
   using type = typename C::type;
-  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const C&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const C& x) {
     const auto index = static_cast<std::uint32_t>(c.embeds.size());
     c.embeds.push_back(embed{});

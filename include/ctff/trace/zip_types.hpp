@@ -108,7 +108,7 @@ struct convert<auto_zip<X>> {
   static constexpr bool ok = true;
   using Z = zip_of<value_type_t<X>>;
   using type = typename Z::result;
-  static constexpr void collect(const auto_zip<X>& z, bool temp, std::vector<operand>& ops) {
+  static constexpr void collect(const auto_zip<X>& z, bool temp, scratch<operand>& ops) {
     convert_t<X>::collect(z.x, temp && !std::is_lvalue_reference_v<X>, ops);
   }
   static constexpr std::uint32_t make(trace_ctx& c, const auto_zip<X>& z) {

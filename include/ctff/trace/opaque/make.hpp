@@ -121,7 +121,7 @@ template <class C>
 struct opaque_convert {
   static constexpr bool ok = true;
   using type = typename C::type;
-  static constexpr void collect(const C&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const C&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const C& x) { return embed_opaque(c, x); }
 };
 
@@ -136,7 +136,7 @@ template <class C>
 struct convert<owned_opaque<C>> {
   static constexpr bool ok = true;
   using type = typename C::type;
-  static constexpr void collect(const owned_opaque<C>&, bool, std::vector<operand>&) {}
+  static constexpr void collect(const owned_opaque<C>&, bool, scratch<operand>&) {}
   static std::uint32_t make(trace_ctx& c, const owned_opaque<C>& x) {
     return embed_opaque(c, x.core());
   }
