@@ -751,7 +751,8 @@ class structural_writer {
   // only if its definition came before the use.)
   // Writes size() characters to out[0], out[1], ...
   constexpr void write(char* out) const {
-    std::vector<drawn_piece> ps(piece_count());
+    scratch<drawn_piece> ps;  // (std::vector(n) of a trivial type is not constexpr on clang)
+    ps.assign(piece_count(), drawn_piece{});
     drawn(ps.data());
     drawing_char_sink s{out};
     write_pieces(ps.data(), ps.size(), s);

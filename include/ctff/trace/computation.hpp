@@ -213,8 +213,17 @@ inline constexpr auto wire_v = [] {
   // insert each byte before all others (quadratic). Touching every byte first makes later
   // writes plain updates.
   // (In blocks: g++ limits the iterations of one loop, -fconstexpr-loop-limit, to 262144.)
-  for (std::size_t i = 0; i < out.size(); i += 4096)
-    for (std::size_t j = i; j < out.size() && j < i + 4096; ++j) out[j] = 0;
+  // (Eight at a time: fewer evaluated expressions per byte, see byte_sink::bytes.)
+  unsigned char* const z = out.data();
+  const std::size_t whole = out.size() / 8 * 8;
+  for (std::size_t i = 0; i < whole; i += 4096 * 8) {
+    const std::size_t e = whole - i < 4096 * 8 ? whole : i + 4096 * 8;
+    for (std::size_t j = i; j != e; j += 8) {
+      z[j] = 0; z[j + 1] = 0; z[j + 2] = 0; z[j + 3] = 0;
+      z[j + 4] = 0; z[j + 5] = 0; z[j + 6] = 0; z[j + 7] = 0;
+    }
+  }
+  for (std::size_t j = whole; j != out.size(); ++j) z[j] = 0;
 #endif
   serializer(static_graph<C>()).write_into(static_root<C>, out.data(), out.size());
   return out;
