@@ -2,11 +2,13 @@
 // read back from its proto (selections by index).
 #pragma once
 
+#include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
-#include "ctff/core/scratch.hpp"
 #include "ctff/ast/literal_print.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff::detail {
@@ -18,7 +20,7 @@ class printer {
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
   }
 
-  constexpr void print(std::uint32_t i, text_sink& s) const {
+  constexpr void print(std::uint32_t i, text_sink& s) {
     const node& n = g_.nodes[i];
     switch (n.kind) {
       case node_kind::param_ref:
@@ -105,9 +107,22 @@ class printer {
       case node_kind::literal:
         print_literal(g_, g_.lits[n.a], s);
         return;
-      case node_kind::embedded:
-        s.put_lines(g_.embed_text(g_.embeds[n.a], s.formatted));
+      case node_kind::embedded: {
+        const std::string_view t = g_.embed_text(g_.embeds[n.a], s.formatted);
+        if (!s.out && s.formatted) {
+          // Counting: each of the text's line breaks takes the indent; counted once per text (a
+          // computation used again shares it).
+          if (t.data() != last_.data() || t.size() != last_.size()) {
+            last_ = t;
+            last_breaks_ = 0;
+            for (char c : t) last_breaks_ += c == '\n' ? 1 : 0;
+          }
+          s.n += t.size() + last_breaks_ * 2 * static_cast<std::size_t>(s.indent);
+          return;
+        }
+        s.put_lines(t);
         return;
+      }
       case node_kind::placement:
         s.put(placement_name(static_cast<placement_kind>(n.a)));
         return;
@@ -131,6 +146,8 @@ class printer {
 
   const graph_view g_;
   scratch<std::uint32_t> pos_;
+  std::string_view last_{};  // the last embedded text counted, and its line breaks
+  std::size_t last_breaks_ = 0;
 };
 
 }  // namespace ctff::detail

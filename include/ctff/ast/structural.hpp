@@ -792,6 +792,8 @@ class structural_writer {
 // row a piece). A tree walk: cheap next to the layout itself.
 constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::uint32_t root) {
   std::size_t n = 0;
+  std::string_view last{};  // the last embedded drawing counted, and its rows
+  std::size_t last_rows = 0;
   scratch<std::uint32_t> todo;
   todo.push_back(root);
   while (!todo.empty()) {
@@ -823,8 +825,14 @@ constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::
         break;
       }
       case node_kind::embedded: {
-        ++n;
-        for (char c : g.embed_structural(g.embeds[x.a])) n += c == '\n' ? 1 : 0;
+        // One piece per row; rows counted once per text (a computation used again shares it).
+        const std::string_view t = g.embed_structural(g.embeds[x.a]);
+        if (t.data() != last.data() || t.size() != last.size()) {
+          last = t;
+          last_rows = 1;
+          for (char c : t) last_rows += c == '\n' ? 1 : 0;
+        }
+        n += last_rows;
         break;
       }
       default:

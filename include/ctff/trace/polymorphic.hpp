@@ -90,7 +90,7 @@ constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t ind
   child.suffix = context_suffix(&into, Name.view());
   const std::uint32_t root = trace_into<Body, P>(body, Name.view(), child);
   const serializer s(child);
-  const printer p(child);
+  printer p(child);
   embed e{};
   own_bytes(into, e, [&](byte_sink& b) { s.write(root, b); });
   own_text(
