@@ -61,8 +61,15 @@ class scratch {
   }
   // The k elements at p (not from this scratch).
   constexpr void append(const T* p, std::size_t k) {
-    if (n_ + k > cap_) grow(n_ + k > 2 * cap_ ? n_ + k : 2 * cap_);
-    for (std::size_t i = 0; i != k; ++i) put(n_++, p[i]);
+    make_room(k);
+    for (std::size_t i = 0; i != k; ++i) put(n_ + i, p[i]);  // (a plain copy loop at run time)
+    n_ += k;
+  }
+  // k copies of x at the end.
+  constexpr void append_n(std::size_t k, const T& x) {
+    make_room(k);
+    for (std::size_t i = 0; i != k; ++i) put(n_ + i, x);
+    n_ += k;
   }
   constexpr void pop_back() { --n_; }
   constexpr void clear() { n_ = 0; }
@@ -89,6 +96,9 @@ class scratch {
   constexpr const T* end() const { return p_ + n_; }
 
  private:
+  constexpr void make_room(std::size_t k) {
+    if (n_ + k > cap_) grow(n_ + k > 2 * cap_ ? n_ + k : 2 * cap_);
+  }
   constexpr void put(std::size_t i, const T& x) {
     if constexpr (plain)
       p_[i] = x;

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #include "ctff/core/wire_size.hpp"
 
@@ -103,6 +105,11 @@ struct byte_sink {
       // clang evaluates memcpy as one step in constant evaluation; a loop costs steps per byte.
       __builtin_memcpy(out + n, p, len);
 #else
+      if (!std::is_constant_evaluated()) {
+        std::memcpy(out + n, p, len);
+        n += len;
+        return;
+      }
       // Eight at a time: g++ counts every evaluated expression against -fconstexpr-ops-limit
       // (and keeps what it allocates for them until the evaluation ends); the unrolled loop
       // evaluates half as many per byte.

@@ -17,10 +17,8 @@ namespace ctff::detail {
 // Appends n zero elements to a pool and returns where they start.
 template <class Pool>
 constexpr std::uint32_t grow(Pool& v, std::size_t n) {
-  using T = typename Pool::value_type;
   const auto at = static_cast<std::uint32_t>(v.size());
-  v.reserve(v.size() + n);
-  for (std::size_t i = 0; i != n; ++i) v.push_back(T{});
+  v.append_n(n, typename Pool::value_type{});
   return at;
 }
 
