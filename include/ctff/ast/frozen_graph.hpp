@@ -40,24 +40,32 @@ struct frozen_graph {
   std::array<std::uint32_t, S.bindings> bindings{};
   std::string_view name{};
   std::uint32_t suffix = 0;
-
-  // Read in place: an output reads the constant without copying it into vectors first.
-  constexpr graph_view view() const {
-    graph_view v;
-    v.nodes = {nodes.data(), S.nodes};
-    v.elems = {elems.data(), S.elems};
-    v.lits = {lits.data(), S.lits};
-    v.dims = {dims.data(), S.dims};
-    v.vals = {vals.data(), S.vals};
-    v.chars = {chars.data(), S.chars};
-    v.byte_pool = {byte_pool.data(), S.bytes};
-    v.embeds = {embeds.data(), S.embeds};
-    v.bindings = {bindings.data(), S.bindings};
-    v.name = name;
-    v.suffix = suffix;
-    return v;
-  }
 };
+
+// A frozen graph read in place (an output reads the constant without copying it into vectors
+// first), and its root. (A function template, not a member: when the trace failed, S is not a
+// constant and the call fails once instead of once per pool.)
+struct frozen_read {
+  graph_view g;
+  std::uint32_t root = 0;
+};
+template <graph_shape S>
+constexpr frozen_read read_frozen(const frozen_graph<S>& f) {
+  frozen_read r;
+  r.g.nodes = {f.nodes.data(), S.nodes};
+  r.g.elems = {f.elems.data(), S.elems};
+  r.g.lits = {f.lits.data(), S.lits};
+  r.g.dims = {f.dims.data(), S.dims};
+  r.g.vals = {f.vals.data(), S.vals};
+  r.g.chars = {f.chars.data(), S.chars};
+  r.g.byte_pool = {f.byte_pool.data(), S.bytes};
+  r.g.embeds = {f.embeds.data(), S.embeds};
+  r.g.bindings = {f.bindings.data(), S.bindings};
+  r.g.name = f.name;
+  r.g.suffix = f.suffix;
+  r.root = S.root;
+  return r;
+}
 
 template <class A, class V>
 constexpr void copy_pool(A& to, const V& from) {

@@ -188,20 +188,22 @@ inline constexpr auto frozen_v = [] {
 
 // The recorded graph of C, read in place by every output, and its root.
 template <class C>
-constexpr graph_view static_graph() {
-  return frozen_v<C>.view();
+constexpr frozen_read static_graph() {
+  return read_frozen(frozen_v<C>);
 }
-template <class C>
-inline constexpr std::uint32_t static_root = graph_shape_v<C>.root;
 
 template <class C>
-inline constexpr std::size_t wire_size_v = serializer(static_graph<C>()).size(static_root<C>);
+inline constexpr std::size_t wire_size_v = [] {
+  const frozen_read f = static_graph<C>();
+  return serializer(f.g).size(f.root);
+}();
 
 template <class C, bool Formatted>
 inline constexpr std::size_t comp_text_size_v = [] {
+  const frozen_read f = static_graph<C>();
   text_sink t{};
   t.formatted = Formatted;
-  printer(static_graph<C>()).print(static_root<C>, t);
+  printer(f.g).print(f.root, t);
   return t.n;
 }();
 
@@ -225,7 +227,8 @@ inline constexpr auto wire_v = [] {
   }
   for (std::size_t j = whole; j != out.size(); ++j) z[j] = 0;
 #endif
-  serializer(static_graph<C>()).write_into(static_root<C>, out.data(), out.size());
+  const frozen_read f = static_graph<C>();
+  serializer(f.g).write_into(f.root, out.data(), out.size());
   return out;
 }();
 
@@ -233,10 +236,11 @@ inline constexpr auto wire_v = [] {
 template <class C, bool Formatted, bool Encoded = false>
 inline constexpr auto text_out_v = [] {
   std::array<char, comp_text_size_v<C, Formatted> + 1> out{};
+  const frozen_read f = static_graph<C>();
   text_sink t{out.data()};
   t.formatted = Formatted;
   t.encode_breaks = Encoded;
-  printer(static_graph<C>()).print(static_root<C>, t);
+  printer(f.g).print(f.root, t);
   return out;
 }();
 
@@ -254,8 +258,10 @@ inline constexpr bool literal_breaks_v = [] {
 // the tree), laid out into a constant, then written as text, plain or encoded for embedding;
 // each its own evaluation.
 template <class C>
-inline constexpr std::size_t structural_pieces_v =
-    structural_writer::count_pieces(static_graph<C>(), static_root<C>);
+inline constexpr std::size_t structural_pieces_v = [] {
+  const frozen_read f = static_graph<C>();
+  return structural_writer::count_pieces(f.g, f.root);
+}();
 
 template <std::size_t N>
 struct structural_layout {
@@ -267,7 +273,8 @@ struct structural_layout {
 
 template <class C>
 inline constexpr auto structural_layout_v = [] {
-  const structural_writer w(static_graph<C>(), static_root<C>, false);
+  const frozen_read f = static_graph<C>();
+  const structural_writer w(f.g, f.root, false);
   structural_layout<structural_pieces_v<C>> out{};
   out.counted = w.piece_count() == out.pieces.size();
   if (out.counted) w.drawn(out.pieces.data());
@@ -288,7 +295,7 @@ template <class C, bool Encoded>
 inline constexpr auto structural_v = [] {
   constexpr auto& l = structural_layout_v<C>;
   static_assert(l.counted, "ctff: internal error: count_pieces disagrees with the layout");
-  return structural_writer(static_graph<C>(), Encoded, structural_writer::labels_only{})
+  return structural_writer(static_graph<C>().g, Encoded, structural_writer::labels_only{})
       .text<l.size>(l.pieces.data(), l.pieces.size());
 }();
 
