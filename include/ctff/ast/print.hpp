@@ -112,7 +112,10 @@ class printer {
         if (!s.out && s.formatted) {
           // Counting: each of the text's line breaks takes the indent; counted once per text (a
           // computation used again shares it).
-          if (t.data() != last_.data() || t.size() != last_.size()) {
+          // (`counted_` first: g++ -fsanitize=undefined makes comparing a static object's address
+          // with a null pointer non-constant.)
+          if (!counted_ || t.data() != last_.data() || t.size() != last_.size()) {
+            counted_ = true;
             last_ = t;
             last_breaks_ = 0;
             for (char c : t) last_breaks_ += c == '\n' ? 1 : 0;
@@ -146,7 +149,8 @@ class printer {
 
   const graph_view g_;
   scratch<std::uint32_t> pos_;
-  std::string_view last_{};  // the last embedded text counted, and its line breaks
+  bool counted_ = false;     // last_ holds the last embedded text counted, last_breaks_ its breaks
+  std::string_view last_{};
   std::size_t last_breaks_ = 0;
 };
 

@@ -792,6 +792,7 @@ class structural_writer {
 // row a piece). A tree walk: cheap next to the layout itself.
 constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::uint32_t root) {
   std::size_t n = 0;
+  bool counted = false;
   std::string_view last{};  // the last embedded drawing counted, and its rows
   std::size_t last_rows = 0;
   scratch<std::uint32_t> todo;
@@ -827,7 +828,8 @@ constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::
       case node_kind::embedded: {
         // One piece per row; rows counted once per text (a computation used again shares it).
         const std::string_view t = g.embed_structural(g.embeds[x.a]);
-        if (t.data() != last.data() || t.size() != last.size()) {
+        if (!counted || t.data() != last.data() || t.size() != last.size()) {  // (see printer)
+          counted = true;
           last = t;
           last_rows = 1;
           for (char c : t) last_rows += c == '\n' ? 1 : 0;
