@@ -8,7 +8,6 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 #include "ctff/ast/graph.hpp"
 
