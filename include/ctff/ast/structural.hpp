@@ -87,12 +87,21 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
     if (c != ' ') cur.c[at] = c;
     if (++at == 64) flush();
   }
-  // As put for each character, in one loop (a call per character is most of the cost).
+  // As put for each character, a block's share at a time (a call, or a test, per character is
+  // most of the cost; spaces are stored like other characters here).
   constexpr void run(const char* p, std::size_t k, bool breaks) {
-    for (std::size_t i = 0; i != k; ++i) {
-      const char c = p[i];
-      if (c != ' ') cur.c[at] = breaks && c == structural_break ? '\n' : c;
-      if (++at == 64) flush();
+    while (k) {
+      const std::size_t take = k < 64 - at ? k : 64 - at;
+      if (breaks) {
+        for (std::size_t i = 0; i != take; ++i)
+          cur.c[at + i] = p[i] == structural_break ? '\n' : p[i];
+      } else {
+        for (std::size_t i = 0; i != take; ++i) cur.c[at + i] = p[i];
+      }
+      at += take;
+      p += take;
+      k -= take;
+      if (at == 64) flush();
     }
   }
   constexpr void spaces(std::int32_t k) {
@@ -216,7 +225,7 @@ class structural_writer {
   template <class Sink>
   constexpr void put_label(piece kind, std::uint32_t a, std::int32_t len, Sink& s) const {
     if (kind == piece::name_eq) {
-      s.put(g_.elems[a].name);
+      s.put(g_.elems.p[a].name);
       s.put('=');
       return;
     }
@@ -225,7 +234,7 @@ class structural_writer {
       s.put('=');
       return;
     }
-    const node& n = g_.nodes[a];
+    const node& n = g_.nodes.p[a];
     switch (n.kind) {
       case node_kind::param_ref:
         s.put("Ref(");
@@ -272,12 +281,12 @@ class structural_writer {
       case node_kind::literal:
         s.put("Lit(");
         if constexpr (std::is_same_v<Sink, text_sink>) {
-          print_literal(g_, g_.lits[n.a], s);
+          print_literal(g_, g_.lits.p[n.a], s);
         } else {
           std::vector<char> buf;
           buf.assign(static_cast<std::size_t>(len) - 5, ' ');
           text_sink t{buf.data()};
-          print_literal(g_, g_.lits[n.a], t);
+          print_literal(g_, g_.lits.p[n.a], t);
           for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
         }
         s.put(')');
@@ -301,9 +310,10 @@ class structural_writer {
   }
   // Hangs place `p`, at column x and row y of drawing `host`, from host's root.
   constexpr void attach(std::uint32_t p, std::int32_t x, std::int32_t y, const rect& host) {
-    places_[p].parent = host.at;
-    places_[p].x = x - host.ax;
-    places_[p].y = y - host.ay;
+    place& q = places_.data()[p];
+    q.parent = host.at;
+    q.x = x - host.ax;
+    q.y = y - host.ay;
   }
 
   // A one-row drawing of one piece.
@@ -317,7 +327,7 @@ class structural_writer {
   // An embedded computation's drawing: one piece; its outline is worked out once per text (the
   // same nested computation used again shares it).
   constexpr rect embedded(std::uint32_t e) {
-    const std::string_view t = g_.embed_structural(g_.embeds[e]);
+    const std::string_view t = g_.embed_structural(g_.embeds.p[e]);
     std::uint32_t k = static_cast<std::uint32_t>(drawings_.size());
     for (std::uint32_t tries = 0; k != 0 && tries != 8; ++tries) {
       const drawing& d = drawings_[--k];
@@ -378,22 +388,24 @@ class structural_writer {
   constexpr rect fit(const rect& l, const rect& r, std::int32_t first_gap, std::int32_t min_gap) {
     const std::uint32_t common = l.h < r.h ? l.h : r.h;
     // Shared rows start where the left side starts and end where the right side ends; recorded
-    // in place first, shifted below once the sides' offsets are known.
+    // in place first, shifted below once the sides' offsets are known. (Through pointers: an
+    // element access through scratch's operator[] is a call to the constant evaluators.)
     const auto first = static_cast<std::uint32_t>(rows_.size());
+    row* const out = rows_.extend(common);
+    const row* const in = rows_.data();
     std::int32_t inset = 0;
     std::uint32_t li = l.head, ri = r.head;
     std::int32_t lb = 0, rb = 0;
     for (std::uint32_t i = 0; i != common; ++i) {
-      const row& a = rows_[li];
-      const row& b = rows_[ri];
+      const row& a = in[li];
+      const row& b = in[ri];
       const std::int32_t room = (l.w - a.e - lb) + b.s + rb - (i ? min_gap : first_gap);
       if (i == 0 || room < inset) inset = room;
-      const std::int32_t s = a.s + lb, e = b.e + rb;
+      out[i] = row{a.s + lb, b.e + rb, first + i + 1, 0};
       lb += a.dx;
       rb += b.dx;
       li = a.next;
       ri = b.next;
-      add_row(s, e, first + i + 1, 0);
     }
     const std::int32_t joined = l.w + r.w - inset;  // width of a row both sides share
     std::int32_t xl = 0, xr = l.w - inset, w = joined;
@@ -404,11 +416,11 @@ class structural_writer {
       xl = r.w - joined;
       xr = 0;
     }
-    for (std::uint32_t k = first; k != first + common; ++k) {
-      rows_[k].s += xl;
-      rows_[k].e += xr;
+    for (std::uint32_t k = 0; k != common; ++k) {
+      out[k].s += xl;
+      out[k].e += xr;
     }
-    row& last = rows_[first + common - 1];
+    row& last = out[common - 1];
     last.next = no_node;
     if (l.h > r.h) {
       last.next = li;
@@ -418,16 +430,16 @@ class structural_writer {
       last.dx = rb + xr;
     }
     // One side stays where it is (xl or xr is 0); the other hangs from its root.
-    rect out = xl == 0 ? l : r;
+    rect o = xl == 0 ? l : r;
     if (xl == 0) {
-      attach(r.at, xr + r.ax, r.ay, out);
+      attach(r.at, xr + r.ax, r.ay, o);
     } else {
-      attach(l.at, xl + l.ax, l.ay, out);
+      attach(l.at, xl + l.ax, l.ay, o);
     }
-    out.w = w;
-    out.h = l.h > r.h ? l.h : r.h;
-    out.head = first;
-    return out;
+    o.w = w;
+    o.h = l.h > r.h ? l.h : r.h;
+    o.head = first;
+    return o;
   }
 
   // Call and Block: the label over a `/` to the first child (f) and, if there is one, a `\` to
@@ -506,13 +518,13 @@ class structural_writer {
   };
   // A child to draw: a leaf at once, anything else by a new frame.
   constexpr void visit(scratch<frame>& todo, std::uint32_t i) {
-    switch (g_.nodes[i].kind) {
+    switch (g_.nodes.p[i].kind) {
       case node_kind::selection: case node_kind::lambda: case node_kind::call:
       case node_kind::struct_: case node_kind::block:
         todo.push_back({i, 0});
         return;
       case node_kind::embedded:
-        vals_.push_back(embedded(g_.nodes[i].a));
+        vals_.push_back(embedded(g_.nodes.p[i].a));
         return;
       default:
         vals_.push_back(node_leaf(i));
@@ -528,10 +540,10 @@ class structural_writer {
     scratch<frame> todo;
     todo.push_back({root, 0});
     while (!todo.empty()) {
-      const std::size_t top = todo.size() - 1;
-      const std::uint32_t i = todo[top].node;
-      const std::uint32_t stage = todo[top].stage++;
-      const node& n = g_.nodes[i];
+      frame& f = todo.back();
+      const std::uint32_t i = f.node;
+      const std::uint32_t stage = f.stage++;
+      const node& n = g_.nodes.p[i];
       switch (n.kind) {
         case node_kind::selection:
         case node_kind::lambda:
@@ -557,13 +569,13 @@ class structural_writer {
         case node_kind::struct_:
           // Stage 0 opens the list, stage k folds in element k-1, the last stage closes it.
           if (stage == 0) vals_.push_back(glyph_leaf('['));
-          if (stage > 0) list_element(stage - 1, !g_.elems[n.a + stage - 1].name.empty());
+          if (stage > 0) list_element(stage - 1, !g_.elems.p[n.a + stage - 1].name.empty());
           if (stage < n.b) {
             const std::uint32_t e = n.a + stage;
-            const std::string_view name = g_.elems[e].name;
+            const std::string_view name = g_.elems.p[e].name;
             list_next(stage, !name.empty(), piece::name_eq, e,
                       static_cast<std::int32_t>(name.size()) + 1);
-            visit(todo, g_.elems[e].value);
+            visit(todo, g_.elems.p[e].value);
             continue;
           }
           list_close();
@@ -576,7 +588,7 @@ class structural_writer {
           if (stage > 0 && stage <= locals) list_element(stage - 1, true);
           if (stage < locals) {
             list_next(stage, true, piece::symbol_eq, stage, symbol_len(stage) + 1);
-            visit(todo, g_.bindings[stage]);
+            visit(todo, g_.bindings.p[stage]);
             continue;
           }
           if (stage == locals) {
@@ -607,15 +619,18 @@ class structural_writer {
   constexpr void resolve(const rect& r) {
     places_[r.at].x = r.ax;
     places_[r.at].y = r.ay;
-    std::vector<std::uint32_t> up;
-    for (std::uint32_t k = 0; k != places_.size(); ++k) {
-      if (places_[k].parent == no_node) continue;
+    scratch<std::uint32_t> up;
+    place* const ps = places_.data();
+    const auto count = static_cast<std::uint32_t>(places_.size());
+    for (std::uint32_t k = 0; k != count; ++k) {
+      if (ps[k].parent == no_node) continue;
       std::uint32_t j = k;
-      for (; places_[places_[j].parent].parent != no_node; j = places_[j].parent) up.push_back(j);
+      for (; ps[ps[j].parent].parent != no_node; j = ps[j].parent) up.push_back(j);
       for (;;) {
-        place& p = places_[j];
-        p.x += places_[p.parent].x;
-        p.y += places_[p.parent].y;
+        place& p = ps[j];
+        const place& q = ps[p.parent];
+        p.x += q.x;
+        p.y += q.y;
         p.parent = no_node;
         if (up.empty()) break;
         j = up.back();
@@ -623,19 +638,22 @@ class structural_writer {
       }
     }
     // Each row ends where its last piece ends.
-    std::vector<std::int32_t> ends;
-    ends.assign(height_, 0);
-    for (const place& p : places_) {
+    scratch<std::int32_t> ends_s;
+    ends_s.assign(height_, 0);
+    std::int32_t* const ends = ends_s.data();
+    const row* const rows = rows_.data();
+    for (std::uint32_t k = 0; k != count; ++k) {
+      const place& p = ps[k];
       if (p.kind == piece::embedded) {
         auto y = static_cast<std::uint32_t>(p.y);
-        for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows_[k].next, ++y)
-          if (p.x + rows_[k].e > ends[y]) ends[y] = p.x + rows_[k].e;
+        for (std::uint32_t i = drawings_[p.a].shape.head; i != no_node; i = rows[i].next, ++y)
+          if (p.x + rows[i].e > ends[y]) ends[y] = p.x + rows[i].e;
       } else if (p.x + p.len > ends[static_cast<std::uint32_t>(p.y)]) {
         ends[static_cast<std::uint32_t>(p.y)] = p.x + p.len;
       }
     }
     size_ = height_ ? height_ - 1 : 0;
-    for (std::int32_t e : ends) size_ += static_cast<std::size_t>(e);
+    for (std::uint32_t y = 0; y != height_; ++y) size_ += static_cast<std::size_t>(ends[y]);
   }
 
  public:
@@ -650,15 +668,19 @@ class structural_writer {
   // each row, at absolute columns. Counted per row, then placed in creation order (left to right
   // within a row, see layout()).
   constexpr void drawn(drawn_piece* out) const {
-    std::vector<std::uint32_t> first;  // row r: out[first[r], first[r + 1])
-    first.assign(height_ + 1, 0);
+    scratch<std::uint32_t> first_s;  // row r: out[first[r], first[r + 1])
+    first_s.assign(height_ + 1, 0);
+    std::uint32_t* const first = first_s.data();
+    const row* const rows = rows_.data();
     for (const place& p : places_) {
       const auto y = static_cast<std::uint32_t>(p.y);
       const std::uint32_t h = p.kind == piece::embedded ? drawings_[p.a].shape.h : 1;
       for (std::uint32_t k = 1; k <= h; ++k) ++first[y + k];
     }
     for (std::uint32_t r = 0; r != height_; ++r) first[r + 1] += first[r];
-    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    scratch<std::uint32_t> fill_s;
+    fill_s.append(first, height_);
+    std::uint32_t* const fill = fill_s.data();
     for (const place& p : places_) {
       auto y = static_cast<std::uint32_t>(p.y);
       if (p.kind != piece::embedded) {
@@ -667,8 +689,8 @@ class structural_writer {
       }
       const std::uint32_t e = drawings_[p.a].embed;
       std::uint32_t from = 0;
-      for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows_[k].next, ++y) {
-        const row& w = rows_[k];
+      for (std::uint32_t k = drawings_[p.a].shape.head; k != no_node; k = rows[k].next, ++y) {
+        const row& w = rows[k];
         out[fill[y]++] = drawn_piece{y, p.x + w.s, w.e - w.s, p.kind, e,
                                      from + static_cast<std::uint32_t>(w.s),
                                      from + static_cast<std::uint32_t>(w.e)};
@@ -693,7 +715,7 @@ class structural_writer {
     return 11 + ctx_len_ + static_cast<std::int32_t>(decimal_digits(k));  // fc_<ctx>_symbol_<k>
   }
   constexpr std::int32_t node_label_len(std::uint32_t i) {
-    const node& n = g_.nodes[i];
+    const node& n = g_.nodes.p[i];
     const auto text = static_cast<std::int32_t>(n.text.size());
     switch (n.kind) {
       case node_kind::param_ref: return 9 + ctx_len_;         // Ref(<ctx>_arg)
@@ -737,7 +759,7 @@ class structural_writer {
       if (p.kind == piece::glyph) {
         s.put(static_cast<char>(p.a));
       } else if (p.kind == piece::embedded) {
-        const char* t = g_.embed_structural(g_.embeds[p.a]).data();
+        const char* t = g_.embed_structural(g_.embeds.p[p.a]).data();
         s.run(t + p.from, p.to - p.from, !encoded_);
       } else {
         put_label(p.kind, p.a, p.len, s);

@@ -71,6 +71,14 @@ class scratch {
     for (std::size_t i = 0; i != k; ++i) put(n_ + i, x);
     n_ += k;
   }
+  // Adds k elements to be assigned through the pointer returned (a T that is trivially default
+  // constructible only); pointers into the scratch stay valid until it grows again.
+  constexpr T* extend(std::size_t k) {
+    static_assert(plain, "ctff: internal error: scratch<T>::extend needs a trivial T");
+    make_room(k);
+    n_ += k;
+    return p_ + (n_ - k);
+  }
   constexpr void pop_back() { --n_; }
   constexpr void clear() { n_ = 0; }
   // n copies of x (the previous elements are dropped).

@@ -34,7 +34,10 @@ struct text_sink {
       n += s.size();
       return;
     }
-    for (char c : s) out[n++] = c;
+    const char* const p = s.data();
+    const std::size_t k = s.size();
+    for (std::size_t i = 0; i != k; ++i) out[n + i] = p[i];
+    n += k;
   }
   // A line break of the formatted form; nothing in the compact form.
   constexpr void line() {
@@ -51,15 +54,21 @@ struct text_sink {
       put(s);
       return;
     }
-    for (char c : s) {
-      if (c == '\n') {
+    // Runs without breaks in one put each (a call per character is most of the cost).
+    const char* const p = s.data();
+    const std::size_t k = s.size();
+    std::size_t from = 0;
+    for (std::size_t i = 0; i != k; ++i) {
+      const char c = p[i];
+      if (c != '\n' && c != literal_break) continue;
+      put(s.substr(from, i - from));
+      from = i + 1;
+      if (c == '\n')
         line();
-      } else if (c == literal_break) {
+      else
         break_in_literal();
-      } else {
-        put(c);
-      }
     }
+    put(s.substr(from));
   }
   constexpr void put_uint(std::uint64_t v) {
     char tmp[20]{};
