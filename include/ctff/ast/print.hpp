@@ -21,7 +21,7 @@ class printer {
   }
 
   constexpr void print(std::uint32_t i, text_sink& s) {
-    const node& n = g_.nodes[i];
+    const node& n = g_.nodes.p[i];
     switch (n.kind) {
       case node_kind::param_ref:
         ctx_name(s);
@@ -52,7 +52,7 @@ class printer {
             s.put(',');
             s.line();
           }
-          const struct_elem& e = g_.elems[n.a + k];
+          const struct_elem& e = g_.elems.p[n.a + k];
           if (!e.name.empty()) {
             s.put(e.name);
             s.put('=');
@@ -96,7 +96,7 @@ class printer {
           }
           symbol(s, k);
           s.put('=');
-          print(g_.bindings[k], s);
+          print(g_.bindings.p[k], s);
         }
         --s.indent;
         s.line();
@@ -105,10 +105,10 @@ class printer {
         s.put(')');
         return;
       case node_kind::literal:
-        print_literal(g_, g_.lits[n.a], s);
+        print_literal(g_, g_.lits.p[n.a], s);
         return;
       case node_kind::embedded: {
-        const std::string_view t = g_.embed_text(g_.embeds[n.a], s.formatted);
+        const std::string_view t = g_.embed_text(g_.embeds.p[n.a], s.formatted);
         if (!s.out && s.formatted) {
           // Counting: each of the text's line breaks takes the indent; counted once per text (a
           // computation used again shares it).

@@ -52,9 +52,9 @@ class serializer {
 
  private:
   constexpr void write_node(std::uint32_t i, back_sink& s) const {
-    const node& n = g_.nodes[i];
+    const node& n = g_.nodes.p[i];
     if (n.kind == node_kind::embedded) {
-      auto b = g_.embed_bytes(g_.embeds[n.a]);
+      auto b = g_.embed_bytes(g_.embeds.p[n.a]);
       s.bytes(b.data(), b.size());
       return;
     }
@@ -85,7 +85,7 @@ class serializer {
         break;
       case node_kind::struct_:
         for (std::uint32_t k = n.b; k-- > 0;) {
-          const struct_elem& e = g_.elems[n.a + k];
+          const struct_elem& e = g_.elems.p[n.a + k];
           const auto ee = s.pos;
           sub(2, e.value, s);
           s.string_field(1, e.name);
@@ -110,7 +110,7 @@ class serializer {
         sub(2, n.a, s);
         for (std::uint32_t k = static_cast<std::uint32_t>(g_.bindings.size()); k-- > 0;) {
           const auto le = s.pos;
-          sub(2, g_.bindings[k], s);
+          sub(2, g_.bindings.p[k], s);
           const auto ne = s.pos;
           put_symbol(s, k);
           s.close(1, ne);
@@ -119,7 +119,7 @@ class serializer {
         break;
       case node_kind::literal: {
         const auto e = s.pos;
-        write_array(g_, g_.lits[n.a], s);
+        write_array(g_, g_.lits.p[n.a], s);
         s.close(1, e);
         break;
       }

@@ -507,11 +507,7 @@ class structural_writer {
     vals_.push_back(fit(acc, glyph_leaf(']'), 0, 0));
   }
 
-  constexpr rect pop() {
-    const rect r = vals_.back();
-    vals_.pop_back();
-    return r;
-  }
+  constexpr rect pop() { return vals_.take_back(); }
 
   struct frame {
     std::uint32_t node, stage;

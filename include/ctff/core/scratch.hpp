@@ -57,7 +57,10 @@ class scratch {
   }
   constexpr void push_back(const T& x) {
     if (n_ == cap_) grow(n_ ? 2 * n_ : 16);
-    put(n_++, x);
+    if constexpr (plain)  // (put() written out: a call costs the constant evaluators most)
+      p_[n_++] = x;
+    else
+      std::construct_at(p_ + n_++, x);
   }
   // The k elements at p (not from this scratch).
   constexpr void append(const T* p, std::size_t k) {
@@ -80,6 +83,8 @@ class scratch {
     return p_ + (n_ - k);
   }
   constexpr void pop_back() { --n_; }
+  // Removes the last element and returns it.
+  constexpr T take_back() { return p_[--n_]; }
   constexpr void clear() { n_ = 0; }
   // n copies of x (the previous elements are dropped).
   constexpr void assign(std::size_t n, const T& x) {
