@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
 #include "ctff/core/scratch.hpp"
@@ -15,7 +16,7 @@ namespace ctff::detail {
 
 class printer {
  public:
-  constexpr explicit printer(const graph_view& g) : g_(g) {
+  constexpr explicit printer(const graph_view& g) : g_(g), names_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
   }
@@ -24,8 +25,7 @@ class printer {
     const node& n = g_.nodes.p[i];
     switch (n.kind) {
       case node_kind::param_ref:
-        ctx_name(s);
-        s.put("_arg");
+        s.put(names_.arg());
         return;
       case node_kind::symbol_ref:
         symbol(s, pos_[n.a]);
@@ -75,8 +75,7 @@ class printer {
       case node_kind::lambda:
         s.put('(');
         if (n.b) {
-          ctx_name(s);
-          s.put("_arg");
+          s.put(names_.arg());
         } else {
           s.put(n.text);
         }
@@ -133,21 +132,13 @@ class printer {
   }
 
  private:
-  constexpr void ctx_name(text_sink& s) const {
-    s.put(g_.name);
-    if (g_.suffix) {
-      s.put('_');
-      s.put_uint(g_.suffix);
-    }
-  }
   constexpr void symbol(text_sink& s, std::uint32_t k) const {
-    s.put("fc_");
-    ctx_name(s);
-    s.put("_symbol_");
+    s.put(names_.symbol_prefix());
     s.put_uint(k);
   }
 
   const graph_view g_;
+  context_names names_;
   scratch<std::uint32_t> pos_;
   bool counted_ = false;     // last_ holds the last embedded text counted, last_breaks_ its breaks
   std::string_view last_{};

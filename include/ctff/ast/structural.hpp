@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
 #include "ctff/core/scratch.hpp"
@@ -140,11 +141,10 @@ class structural_writer {
   // Lays out the tree under `root`. `encoded`: write line breaks inside rows as structural_break
   // (the form embedded into other drawings) instead of '\n' (Python's text).
   constexpr structural_writer(const graph_view& g, std::uint32_t root, bool encoded)
-      : g_(g), encoded_(encoded) {
+      : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    ctx_len_ = static_cast<std::int32_t>(g.name.size());
-    if (g.suffix) ctx_len_ += 1 + static_cast<std::int32_t>(decimal_digits(g.suffix));
+    ctx_len_ = static_cast<std::int32_t>(names_.ctx().size());
     places_.reserve(4 * g.nodes.size() + 8);
     rows_.reserve(8 * g.nodes.size() + 8);
     const rect r = layout(root);
@@ -154,11 +154,10 @@ class structural_writer {
   // Only what labels need: to write a drawing laid out before (write_pieces).
   struct labels_only {};
   constexpr structural_writer(const graph_view& g, bool encoded, labels_only)
-      : g_(g), encoded_(encoded) {
+      : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    ctx_len_ = static_cast<std::int32_t>(g.name.size());
-    if (g.suffix) ctx_len_ += 1 + static_cast<std::int32_t>(decimal_digits(g.suffix));
+    ctx_len_ = static_cast<std::int32_t>(names_.ctx().size());
   }
 
   // Characters of the text (rows joined by '\n', no trailing break).
@@ -205,18 +204,8 @@ class structural_writer {
   };
 
   template <class Sink>
-  constexpr void ctx_name(Sink& s) const {
-    s.put(g_.name);
-    if (g_.suffix) {
-      s.put('_');
-      s.put_uint(g_.suffix);
-    }
-  }
-  template <class Sink>
   constexpr void symbol(Sink& s, std::uint32_t k) const {
-    s.put("fc_");
-    ctx_name(s);
-    s.put("_symbol_");
+    s.put(names_.symbol_prefix());
     s.put_uint(k);
   }
 
@@ -238,8 +227,8 @@ class structural_writer {
     switch (n.kind) {
       case node_kind::param_ref:
         s.put("Ref(");
-        ctx_name(s);
-        s.put("_arg)");
+        s.put(names_.arg());
+        s.put(')');
         return;
       case node_kind::symbol_ref:
         s.put("Ref(");
@@ -268,8 +257,7 @@ class structural_writer {
       case node_kind::lambda:
         s.put("Lambda(");
         if (n.b) {
-          ctx_name(s);
-          s.put("_arg");
+          s.put(names_.arg());
         } else {
           s.put(n.text.empty() ? std::string_view("None") : n.text);
         }
@@ -794,6 +782,7 @@ class structural_writer {
 
  private:
   const graph_view g_;
+  context_names names_;
   bool encoded_;
   bool breaks_ = false;
   std::int32_t ctx_len_ = 0;

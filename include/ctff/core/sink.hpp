@@ -77,7 +77,11 @@ struct text_sink {
       tmp[k++] = static_cast<char>('0' + v % 10);
       v /= 10;
     } while (v);
-    while (k) put(tmp[--k]);
+    if (!out) {
+      n += static_cast<std::size_t>(k);
+      return;
+    }
+    while (k) out[n++] = tmp[--k];
   }
   constexpr void put_int(std::int64_t v) {
     if (v < 0) {
