@@ -9,46 +9,49 @@
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/scratch.hpp"
+#include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
 
 class context_names {
  public:
+  // Spelled twice through text_sink: counted, then written into a buffer of that size.
   constexpr explicit context_names(const graph_view& g) {
-    // One buffer: "fc_" <ctx> "_symbol_" <ctx> "_arg"; reserved whole, so that <ctx> can be
-    // copied from it into it (<ctx> has at most 11 characters more than the name).
-    buf_.reserve(2 * (g.name.size() + 11) + 15);
-    put("fc_");
-    const std::size_t ctx_at = buf_.size();
-    put(g.name);
-    if (g.suffix) {
-      put("_");
-      char tmp[10]{};
-      int k = 0;
-      for (std::uint32_t v = g.suffix; v; v /= 10) tmp[k++] = static_cast<char>('0' + v % 10);
-      while (k) buf_.push_back(tmp[--k]);
-    }
-    ctx_len_ = buf_.size() - ctx_at;
-    put("_symbol_");
-    prefix_len_ = buf_.size();
-    buf_.append(buf_.data() + ctx_at, ctx_len_);
-    put("_arg");
+    text_sink count{};
+    spell(g, count);
+    buf_.assign(count.n, ' ');
+    text_sink out{buf_.data()};
+    spell(g, out);
+    ctx_len_ = (count.n - fixed) / 2;
   }
 
   // <ctx>
   constexpr std::string_view ctx() const { return {buf_.data() + 3, ctx_len_}; }
   // fc_<ctx>_symbol_
-  constexpr std::string_view symbol_prefix() const { return {buf_.data(), prefix_len_}; }
+  constexpr std::string_view symbol_prefix() const { return {buf_.data(), ctx_len_ + 11}; }
   // <ctx>_arg
-  constexpr std::string_view arg() const {
-    return {buf_.data() + prefix_len_, buf_.size() - prefix_len_};
-  }
+  constexpr std::string_view arg() const { return {buf_.data() + ctx_len_ + 11, ctx_len_ + 4}; }
 
  private:
-  constexpr void put(std::string_view s) { buf_.append(s.data(), s.size()); }
+  static constexpr std::size_t fixed = 15;  // "fc_", "_symbol_", "_arg"
+  // "fc_" <ctx> "_symbol_" <ctx> "_arg"
+  static constexpr void spell(const graph_view& g, text_sink& s) {
+    s.put("fc_");
+    ctx_name(g, s);
+    s.put("_symbol_");
+    ctx_name(g, s);
+    s.put("_arg");
+  }
+  static constexpr void ctx_name(const graph_view& g, text_sink& s) {
+    s.put(g.name);
+    if (g.suffix) {
+      s.put('_');
+      s.put_uint(g.suffix);
+    }
+  }
 
   scratch<char> buf_;
-  std::size_t ctx_len_ = 0, prefix_len_ = 0;
+  std::size_t ctx_len_ = 0;
 };
 
 }  // namespace ctff::detail

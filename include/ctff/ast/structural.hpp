@@ -144,7 +144,6 @@ class structural_writer {
       : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    ctx_len_ = static_cast<std::int32_t>(names_.ctx().size());
     places_.reserve(4 * g.nodes.size() + 8);
     rows_.reserve(8 * g.nodes.size() + 8);
     const rect r = layout(root);
@@ -157,7 +156,6 @@ class structural_writer {
       : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    ctx_len_ = static_cast<std::int32_t>(names_.ctx().size());
   }
 
   // Characters of the text (rows joined by '\n', no trailing break).
@@ -695,21 +693,22 @@ class structural_writer {
 
  private:
   // Label lengths without printing them (all but literals).
+  constexpr std::int32_t ctx_len() const { return static_cast<std::int32_t>(names_.ctx().size()); }
   constexpr std::int32_t symbol_len(std::uint32_t k) const {
-    return 11 + ctx_len_ + static_cast<std::int32_t>(decimal_digits(k));  // fc_<ctx>_symbol_<k>
+    return 11 + ctx_len() + static_cast<std::int32_t>(decimal_digits(k));  // fc_<ctx>_symbol_<k>
   }
   constexpr std::int32_t node_label_len(std::uint32_t i) {
     const node& n = g_.nodes.p[i];
     const auto text = static_cast<std::int32_t>(n.text.size());
     switch (n.kind) {
-      case node_kind::param_ref: return 9 + ctx_len_;         // Ref(<ctx>_arg)
+      case node_kind::param_ref: return 9 + ctx_len();         // Ref(<ctx>_arg)
       case node_kind::symbol_ref: return 5 + symbol_len(pos_[n.a]);
       case node_kind::named_ref: return 5 + text;
       case node_kind::selection: return 5 + static_cast<std::int32_t>(decimal_digits(n.b));
       case node_kind::struct_: return 6;
       case node_kind::call: return 4;
       case node_kind::intrinsic: return text;
-      case node_kind::lambda: return 8 + (n.b ? ctx_len_ + 4 : n.text.empty() ? 4 : text);
+      case node_kind::lambda: return 8 + (n.b ? ctx_len() + 4 : n.text.empty() ? 4 : text);
       case node_kind::block: return 5;
       case node_kind::placement: return 9;
       case node_kind::embedded: return 0;
@@ -785,7 +784,6 @@ class structural_writer {
   context_names names_;
   bool encoded_;
   bool breaks_ = false;
-  std::int32_t ctx_len_ = 0;
   scratch<std::uint32_t> pos_;
   scratch<row> rows_;
   scratch<place> places_;
