@@ -54,3 +54,94 @@ TEST_CASE("run-time literals of every scalar kind", "[runtime][literal]") {
   CHECK(lit(std::string("hi")) ==
         "( -> (let fc_lit_symbol_0=federated_value_at_server(b'hi') in fc_lit_symbol_0))");
 }
+
+namespace {
+
+constexpr auto add_1 = ctff::computation<"add", std::int32_t>([](auto x) { return x + 1; });
+constexpr auto add_2 = ctff::computation<"add", std::int32_t>([](auto x) { return x + 2; });
+constexpr auto add_3 = ctff::computation<"add", std::int32_t>([](auto x) { return x + 3; });
+
+// 40 maps by `add` computations adding 1, 2, 3, 1, 2, 3, ... (then 1 for the last 16).
+constexpr auto mapped_often =
+    ctff::computation<"often", ctff::at_clients<std::int32_t>>([](auto v) {
+      for (int i = 0; i != 40; ++i) {
+        const int k = i < 24 ? i % 3 + 1 : 1;
+        if (k == 1) v = ctff::federated_map(add_1, v);
+        if (k == 2) v = ctff::federated_map(add_2, v);
+        if (k == 3) v = ctff::federated_map(add_3, v);
+      }
+      return v;
+    });
+
+// The same at run time: each `add` is a temporary of the iteration (the next one may take its
+// address), or one computation captured by the traced lambda and embedded again and again.
+auto runtime_mapped_often(std::int32_t one) {
+  return ctff::computation<"often", ctff::at_clients<std::int32_t>>([one](auto v) {
+    for (int i = 0; i != 24; ++i) {
+      const std::int32_t k = i % 3 + one;
+      v = ctff::federated_map(
+          ctff::computation<"add", std::int32_t>([k](auto x) { return x + k; }), v);
+    }
+    return v;
+  });
+}
+auto runtime_mapped_often_captured(std::int32_t one) {
+  auto add = ctff::computation<"add", std::int32_t>([one](auto x) { return x + one; });
+  return ctff::computation<"often", ctff::at_clients<std::int32_t>>([add](auto v) {
+    for (int i = 0; i != 24; ++i) {
+      if (i % 3 == 0) {
+        v = ctff::federated_map(add, v);
+      } else {
+        const std::int32_t k = i % 3 + 1;
+        v = ctff::federated_map(
+            ctff::computation<"add", std::int32_t>([k](auto x) { return x + k; }), v);
+      }
+    }
+    for (int i = 0; i != 16; ++i) v = ctff::federated_map(add, v);
+    return v;
+  });
+}
+
+}  // namespace
+
+// A run-time computation embedded again shares the bytes and texts of its first copy in the
+// trace's pools (trace/embed.hpp, owned_copy_of): sharing must never mix up two computations.
+TEST_CASE("run-time computations embedded again and again", "[runtime]") {
+  const auto r = runtime_mapped_often_captured(1);
+  ctff_test::require_parses(r.bytes());
+  CHECK(r.bytes() == mapped_often.bytes());
+  CHECK(r.compact() == mapped_often.compact());
+  CHECK(r.formatted() == mapped_often.formatted());
+  CHECK(r.structural() == mapped_often.structural());
+
+  // The first 24 maps alone, every `add` a temporary.
+  constexpr auto first_24 =
+      ctff::computation<"often", ctff::at_clients<std::int32_t>>([](auto v) {
+        for (int i = 0; i != 24; ++i) {
+          if (i % 3 == 0) v = ctff::federated_map(add_1, v);
+          if (i % 3 == 1) v = ctff::federated_map(add_2, v);
+          if (i % 3 == 2) v = ctff::federated_map(add_3, v);
+        }
+        return v;
+      });
+  const auto t = runtime_mapped_often(1);
+  ctff_test::require_parses(t.bytes());
+  CHECK(t.bytes() == first_24.bytes());
+  CHECK(t.compact() == first_24.compact());
+  CHECK(t.formatted() == first_24.formatted());
+  CHECK(t.structural() == first_24.structural());
+}
+
+TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
+  auto add = ctff::computation<"add", std::int32_t>([one = 1](auto x) { return x + one; });
+  auto fn = [add](auto v) {
+    for (int i = 0; i != 40; ++i) v = ctff::federated_map(add, v);
+    return v;
+  };
+  ctff::detail::trace_ctx ctx;
+  using param = ctff::detail::param_of<ctff::at_clients<std::int32_t>>::type;
+  ctff::detail::trace_into<decltype(fn), param>(fn, "often", ctx);
+  REQUIRE(ctx.embeds.size() == 40);
+  CHECK(ctx.byte_pool.size() == add.bytes().size());
+  CHECK(ctx.chars.size() < 2 * (add.compact().size() + add.structural().size() + add.formatted().size()));
+}

@@ -586,9 +586,14 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       return embedded_node(c, index);
     }
     // Copied into the trace's pools: the computation may be a temporary that dies before the
-    // trace is written.
-    embed e{};
+    // trace is written. A computation embedded again shares the first copy (same bytes, hence the
+    // same texts: they are functions of the message).
     auto b = comp.bytes();
+    if (const embed* prior = owned_copy_of(c, b)) {
+      c.embeds.push_back(*prior);
+      return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
+    }
+    embed e{};
     own_bytes(c, e, [&](byte_sink& s) { s.bytes(b.data(), b.size()); });
     auto put_text = [&](std::string_view t, std::uint32_t& off, std::uint32_t& len) {
       off = c.add_chars(t);

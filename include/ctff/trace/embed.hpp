@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/node.hpp"
+#include "ctff/core/byte_view.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
@@ -64,6 +66,20 @@ constexpr void own_structural(graph& g, embed& e, std::string_view text) {
   own_structural(g, e, text.size(), [&](char* out) {
     for (char ch : text) *out++ = ch;
   });
+}
+
+// An embed of g already holding a copy of the bytes b (and so of their texts), among the last
+// few embeds (run time: a computation embedded by every step of a loop is copied once).
+inline const embed* owned_copy_of(const graph& g, byte_view b) {
+  constexpr std::size_t window = 16;
+  const std::size_t n = g.embeds.size();
+  for (std::size_t i = n; i != 0 && n - i < window; --i) {
+    const embed& e = g.embeds[i - 1];
+    if (e.owned && e.size == b.size() &&
+        (b.size() == 0 || std::memcmp(g.byte_pool.data() + e.bytes_off, b.data(), b.size()) == 0))
+      return &e;
+  }
+  return nullptr;
 }
 
 // Records an `embedded` node for embeds[index].
