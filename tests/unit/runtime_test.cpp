@@ -2,8 +2,12 @@
 // compile-time ones, and run-time computations may be temporaries inside another trace.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include <ctff/ctff.hpp>
 
@@ -144,4 +148,26 @@ TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
   REQUIRE(ctx.embeds.size() == 40);
   CHECK(ctx.byte_pool.size() == add.bytes().size());
   CHECK(ctx.chars.size() < 2 * (add.compact().size() + add.structural().size() + add.formatted().size()));
+}
+
+// Run-time traces write their bytes in one pass into a buffer that grows (core/sink.hpp,
+// growing_back_sink): from one byte of room, every growth moves what was written.
+TEST_CASE("one-pass run-time bytes survive every growth of the buffer", "[runtime]") {
+  auto check = [](const auto& c) {
+    ctff::detail::trace_ctx ctx;
+    using C = std::remove_cvref_t<decltype(c)>;
+    const auto root = ctff::detail::trace_into<typename C::fn_type, typename C::param_type>(
+        {}, C::name(), ctx);
+    for (std::size_t cap : {std::size_t{1}, std::size_t{7}, std::size_t{100000}}) {
+      ctff::detail::growing_back_sink out(cap);
+      ctff::detail::basic_serializer<ctff::detail::growing_back_sink>(ctx).write_back(root, out);
+      CHECK(ctff::byte_view(out.data(), out.size()) == c.bytes());
+    }
+  };
+  check(mapped);
+  check(mapped_often);
+  check(ctff::computation<"lits">([] {
+    return ctff::federated_value(std::array<float, 3>{1.5f, -2.0f, 0.0f}, ctff::SERVER);
+  }));
+  check(ctff::computation<"s">([] { return std::string_view("a string literal"); }));
 }

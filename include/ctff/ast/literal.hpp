@@ -39,7 +39,8 @@ constexpr std::uint32_t slots_per_value(dtype d) {
 
 // One stored slot of a packed numeric list: fixed 4 or 8 bytes for floating point, else a varint
 // (signed values were sign-extended to 64 bits when stored, as int32/int64 fields encode them).
-constexpr void write_slot(dtype d, std::uint64_t v, back_sink& s) {
+template <class Sink>
+constexpr void write_slot(dtype d, std::uint64_t v, Sink& s) {
   switch (d) {
     case dtype::float32: case dtype::complex64: s.fixed32(static_cast<std::uint32_t>(v)); return;
     case dtype::float64: case dtype::complex128: s.fixed64(v); return;
@@ -48,8 +49,10 @@ constexpr void write_slot(dtype d, std::uint64_t v, back_sink& s) {
 }
 
 // The Array message of literal l, back to front (fields last to first, see back_sink): every
-// length is measured from what was written, so no size is computed separately.
-constexpr void write_array(const graph_view& g, const lit& l, back_sink& s) {
+// length is measured from what was written, so no size is computed separately. (Sink: back_sink
+// or growing_back_sink.)
+template <class Sink>
+constexpr void write_array(const graph_view& g, const lit& l, Sink& s) {
   // The typed list: a set oneof member, present even when it holds no value.
   const auto list_end = s.pos;
   const std::uint64_t* v = g.vals.data() + l.val_begin;

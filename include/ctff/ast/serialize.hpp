@@ -17,9 +17,13 @@
 
 namespace ctff::detail {
 
-class serializer {
+// (Sink: back_sink, or growing_back_sink at run time. A class template rather than member
+// templates: clang does not instantiate mutually recursive constexpr member templates of a
+// non-template class in time for the constant evaluations that need them.)
+template <class Sink>
+class basic_serializer {
  public:
-  constexpr explicit serializer(const graph_view& g) : g_(g) {
+  constexpr explicit basic_serializer(const graph_view& g) : g_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
     // `fc_<name>_symbol_` spelled once, copied for every Block local and reference.
@@ -32,16 +36,19 @@ class serializer {
 
   // Bytes of the Computation message rooted at `root`.
   constexpr std::size_t size(std::uint32_t root) const {
-    back_sink s{};
+    Sink s{};
     write_node(root, s);
     return static_cast<std::size_t>(-s.pos);
   }
 
   // Writes the message into exactly `size` bytes at `out` (size from size()).
   constexpr void write_into(std::uint32_t root, unsigned char* out, std::size_t size) const {
-    back_sink s{out, static_cast<std::ptrdiff_t>(size)};
+    Sink s{out, static_cast<std::ptrdiff_t>(size)};
     write_node(root, s);
   }
+
+  // The message written back to front into s (growing_back_sink: in one pass at run time).
+  constexpr void write_back(std::uint32_t root, Sink& s) const { write_node(root, s); }
 
   // Appends the message to a forward sink.
   constexpr void write(std::uint32_t root, byte_sink& s) const {
@@ -51,7 +58,7 @@ class serializer {
   }
 
  private:
-  constexpr void write_node(std::uint32_t i, back_sink& s) const {
+  constexpr void write_node(std::uint32_t i, Sink& s) const {
     const node& n = g_.nodes.p[i];
     if (n.kind == node_kind::embedded) {
       auto b = g_.embed_bytes(g_.embeds.p[n.a]);
@@ -135,7 +142,7 @@ class serializer {
     s.tag(1, 2);
   }
 
-  constexpr void sub(std::uint32_t field, std::uint32_t i, back_sink& s) const {
+  constexpr void sub(std::uint32_t field, std::uint32_t i, Sink& s) const {
     const auto end = s.pos;
     write_node(i, s);
     s.close(field, end);
@@ -174,7 +181,7 @@ class serializer {
     s.chars("_symbol_");
   }
   // `<name>[_<suffix>]_arg`, backwards.
-  constexpr void put_arg_name(back_sink& s) const {
+  constexpr void put_arg_name(Sink& s) const {
     s.chars("_arg");
     if (g_.suffix) {
       s.number(g_.suffix);
@@ -183,7 +190,7 @@ class serializer {
     s.chars(g_.name);
   }
   // `fc_<name>[_<suffix>]_symbol_<k>`, backwards.
-  constexpr void put_symbol(back_sink& s, std::uint32_t k) const {
+  constexpr void put_symbol(Sink& s, std::uint32_t k) const {
     s.number(k);
     s.bytes(symbol_prefix_.data(), symbol_prefix_.size());
   }
@@ -192,5 +199,7 @@ class serializer {
   scratch<std::uint32_t> pos_;
   std::vector<unsigned char> symbol_prefix_;
 };
+
+using serializer = basic_serializer<back_sink>;
 
 }  // namespace ctff::detail

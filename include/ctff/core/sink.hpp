@@ -222,4 +222,52 @@ struct back_sink {
   }
 };
 
+// Run time: back_sink over a buffer that grows, so that one pass writes a message of unknown
+// size (no counting pass). `base` is the buffer's end and `pos` goes negative, so the positions a
+// writer keeps stay valid when the bytes move into a larger buffer. Each operation makes room for
+// its most bytes, then writes through back_sink.
+class growing_back_sink : public back_sink {
+ public:
+  explicit growing_back_sink(std::size_t capacity) { grow(capacity ? capacity : 64); }
+  growing_back_sink(const growing_back_sink&) = delete;
+  growing_back_sink& operator=(const growing_back_sink&) = delete;
+  ~growing_back_sink() { delete[] buf_; }
+
+  // The bytes written.
+  const unsigned char* data() const { return base + pos; }
+  std::size_t size() const { return static_cast<std::size_t>(-pos); }
+
+  void put(unsigned char b) { room(1); back_sink::put(b); }
+  unsigned char* reserve(std::size_t k) { room(k); return back_sink::reserve(k); }
+  void bytes(const unsigned char* p, std::size_t k) { room(k); back_sink::bytes(p, k); }
+  void chars(std::string_view t) { room(t.size()); back_sink::chars(t); }
+  void varint(std::uint64_t v) { room(10); back_sink::varint(v); }
+  void tag(std::uint32_t field, std::uint32_t wire_type) { room(5); back_sink::tag(field, wire_type); }
+  void fixed32(std::uint32_t v) { room(4); back_sink::fixed32(v); }
+  void fixed64(std::uint64_t v) { room(8); back_sink::fixed64(v); }
+  void number(std::uint64_t v) { room(20); back_sink::number(v); }
+  void close(std::uint32_t field, std::ptrdiff_t end) { room(15); back_sink::close(field, end); }
+  void string_field(std::uint32_t field, std::string_view t) {
+    room(t.size() + 15);
+    back_sink::string_field(field, t);
+  }
+
+ private:
+  void room(std::size_t k) {
+    if (static_cast<std::size_t>(-pos) + k > cap_) grow(2 * cap_ + k);
+  }
+  void grow(std::size_t cap) {
+    auto* b = new unsigned char[cap];
+    const std::size_t n = size();
+    if (n) std::memcpy(b + cap - n, data(), n);
+    delete[] buf_;
+    buf_ = b;
+    cap_ = cap;
+    base = b + cap;
+  }
+
+  unsigned char* buf_ = nullptr;
+  std::size_t cap_ = 0;
+};
+
 }  // namespace ctff::detail

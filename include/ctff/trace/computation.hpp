@@ -315,9 +315,9 @@ class runtime_outputs {
     const char* e = pending_trace_error();
     pending_trace_error() = outer;
     if (e) throw trace_failure(e);
-    serializer s(ctx_);
-    bytes_.assign(s.size(root_), 0);
-    s.write_into(root_, bytes_.data(), bytes_.size());
+    growing_back_sink out(64 + 24 * ctx_.nodes.size() + ctx_.byte_pool.size());
+    basic_serializer<growing_back_sink>(ctx_).write_back(root_, out);
+    bytes_.assign(out.data(), out.data() + out.size());
   }
 
   byte_view bytes() const { return byte_view(bytes_); }
