@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -209,26 +210,18 @@ inline constexpr std::size_t comp_text_size_v = [] {
 
 template <class C>
 inline constexpr auto wire_v = [] {
+#if defined(__clang__)
   std::array<unsigned char, wire_size_v<C>> out{};
-#if !defined(__clang__)
+#else
   // g++ keeps a constant array's elements in order of first write; writing back to front would
-  // insert each byte before all others (quadratic). Touching every byte first makes later
-  // writes plain updates.
-  // (In blocks: g++ limits the iterations of one loop, -fconstexpr-loop-limit, to 262144.)
-  // (Eight at a time: fewer evaluated expressions per byte, see byte_sink::bytes.)
-  unsigned char* const z = out.data();
-  const std::size_t whole = out.size() / 8 * 8;
-  for (std::size_t i = 0; i < whole; i += 4096 * 8) {
-    const std::size_t e = whole - i < 4096 * 8 ? whole : i + 4096 * 8;
-    for (std::size_t j = i; j != e; j += 8) {
-      z[j] = 0; z[j + 1] = 0; z[j + 2] = 0; z[j + 3] = 0;
-      z[j + 4] = 0; z[j + 5] = 0; z[j + 6] = 0; z[j + 7] = 0;
-    }
-  }
-  for (std::size_t j = whole; j != out.size(); ++j) z[j] = 0;
+  // insert each byte before all others (quadratic). An array made by bit_cast has every element
+  // already, so each write is a plain update; g++ builds it natively, several times faster than
+  // a loop touching each byte (the array is rounded up to whole words: bytes() knows the size).
+  constexpr std::size_t words = (wire_size_v<C> + 7) / 8;
+  auto out = std::bit_cast<std::array<unsigned char, words * 8>>(std::array<std::uint64_t, words>{});
 #endif
   const frozen_read f = static_graph<C>();
-  serializer(f.g).write_into(f.root, out.data(), out.size());
+  serializer(f.g).write_into(f.root, out.data(), wire_size_v<C>);
   return out;
 }();
 
