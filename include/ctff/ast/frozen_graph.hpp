@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/copy.hpp"
 
 namespace ctff::detail {
 
@@ -68,7 +69,7 @@ constexpr frozen_read read_frozen(const frozen_graph<S>& f) {
 
 template <class A, class V>
 constexpr void copy_pool(A& to, const V& from) {
-  for (std::size_t i = 0; i != to.size(); ++i) to[i] = from[i];
+  copy_elems(to.data(), from.data(), to.size());
 }
 
 // g (with the shape S) as a constant.

@@ -30,6 +30,8 @@ struct embed {
   std::uint32_t size = 0;
   std::string_view compact{}, formatted{}, structural{};
   bool owned = false;
+  // Whether `structural` may hold '\x01' (false: it is also the plain drawing, copied as it is).
+  bool structural_breaks = true;
   std::uint32_t bytes_off = 0, compact_off = 0, compact_len = 0, formatted_off = 0,
                 formatted_len = 0, structural_rel = 0, structural_len = 0;
 };

@@ -21,6 +21,7 @@
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
+#include "ctff/core/copy.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 
@@ -58,7 +59,12 @@ struct drawing_char_sink : drawing_sink_base<drawing_char_sink> {
   constexpr void put(char c) { out[n++] = c; }
   // k characters from p; `breaks`: structural_break becomes '\n'.
   constexpr void run(const char* p, std::size_t k, bool breaks) {
-    for (std::size_t i = 0; i != k; ++i) out[n++] = breaks && p[i] == structural_break ? '\n' : p[i];
+    if (!breaks) {
+      copy_elems(out + n, p, k);
+      n += k;
+      return;
+    }
+    for (std::size_t i = 0; i != k; ++i) out[n++] = p[i] == structural_break ? '\n' : p[i];
   }
   constexpr void spaces(std::int32_t k) {
     for (; k > 0; --k) out[n++] = ' ';
@@ -97,7 +103,7 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
         for (std::size_t i = 0; i != take; ++i)
           cur.c[at + i] = p[i] == structural_break ? '\n' : p[i];
       } else {
-        for (std::size_t i = 0; i != take; ++i) cur.c[at + i] = p[i];
+        copy_elems(cur.c + at, p, take);
       }
       at += take;
       p += take;
@@ -742,8 +748,9 @@ class structural_writer {
       if (p.kind == piece::glyph) {
         s.put(static_cast<char>(p.a));
       } else if (p.kind == piece::embedded) {
-        const char* t = g_.embed_structural(g_.embeds.p[p.a]).data();
-        s.run(t + p.from, p.to - p.from, !encoded_);
+        const embed& e = g_.embeds.p[p.a];
+        const char* t = g_.embed_structural(e).data();
+        s.run(t + p.from, p.to - p.from, !encoded_ && e.structural_breaks);
       } else {
         put_label(p.kind, p.a, p.len, s);
       }

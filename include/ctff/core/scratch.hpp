@@ -15,6 +15,8 @@
 #include <memory>
 #include <type_traits>
 
+#include "ctff/core/copy.hpp"
+
 namespace ctff::detail {
 
 template <class T>
@@ -65,7 +67,10 @@ class scratch {
   // The k elements at p (not from this scratch).
   constexpr void append(const T* p, std::size_t k) {
     make_room(k);
-    for (std::size_t i = 0; i != k; ++i) put(n_ + i, p[i]);  // (a plain copy loop at run time)
+    if constexpr (plain)
+      copy_elems(p_ + n_, p, k);
+    else
+      for (std::size_t i = 0; i != k; ++i) put(n_ + i, p[i]);
     n_ += k;
   }
   // k copies of x at the end.
@@ -120,16 +125,18 @@ class scratch {
   }
   constexpr void copy_from(const scratch& o) {
     reserve(o.n_);
+    if constexpr (plain) {
+      copy_elems(p_, o.p_, o.n_);
+      n_ = o.n_;
+    }
     for (; n_ != o.n_; ++n_) put(n_, o.p_[n_]);
   }
   constexpr void grow(std::size_t c) {
     T* q = plain ? new T[c] : std::allocator<T>().allocate(c);
-    for (std::size_t i = 0; i != n_; ++i) {
-      if constexpr (plain)
-        q[i] = p_[i];
-      else
-        std::construct_at(q + i, p_[i]);
-    }
+    if constexpr (plain)
+      copy_elems(q, p_, n_);
+    else
+      for (std::size_t i = 0; i != n_; ++i) std::construct_at(q + i, p_[i]);
     release();
     p_ = q;
     cap_ = c;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/copy.hpp"
 #include "ctff/core/wire_size.hpp"
 
 namespace ctff::detail {
@@ -36,7 +37,7 @@ struct text_sink {
     }
     const char* const p = s.data();
     const std::size_t k = s.size();
-    for (std::size_t i = 0; i != k; ++i) out[n + i] = p[i];
+    copy_elems(out + n, p, k);
     n += k;
   }
   // A line break of the formatted form; nothing in the compact form.

@@ -554,6 +554,7 @@ struct convert<computation_t<N, Fn, P>> {
       e.structural = {structural_v<C, true>.data, structural_info_v<C>.size};
     else
       e.structural = C::structural();
+    e.structural_breaks = structural_info_v<C>.breaks;
     c.embeds.push_back(e);
     node n{};
     n.kind = node_kind::embedded;
