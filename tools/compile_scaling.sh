@@ -290,12 +290,12 @@ for name in "${compilers_measured[@]}"; do
     syntax_cmd=()
     for w in "${cmd[@]}"; do [[ $w == -O* ]] || syntax_cmd+=("$w"); done
     best_of() {  # best_of <tag> <src>: minimum CPU seconds of $runs -fsyntax-only runs
-      local b="" r
+      local all="" r
       for ((k = 1; k <= runs; ++k)); do
         r=$(compile_once "$work/$name/$1" "$2" "${syntax_cmd[@]}" -fsyntax-only)
-        b=$(printf '%s\n%s\n' "$b" "$r" | awk 'NF { c = $3 + $4; if (!seen++ || c < best) best = c } END { printf "%.2f", best }')
+        all=$(printf '%s\n%s' "$all" "$r")
       done
-      echo "$b"
+      printf '%s\n' "$all" | awk 'NF >= 4 { c = $3 + $4; if (!seen++ || c < best) best = c } END { printf "%.2f", best }'
     }
     s_std=$(best_of include_std "$std_src")
     s_ctff=$(best_of include_ctff "$ctff_src")
