@@ -9,6 +9,7 @@
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
+#include "ctff/core/same_text.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/types/type.hpp"
 
@@ -113,7 +114,7 @@ class printer {
           // computation used again shares it).
           // (`counted_` first: g++ -fsanitize=undefined makes comparing a static object's address
           // with a null pointer non-constant.)
-          if (!counted_ || t.data() != last_.data() || t.size() != last_.size()) {
+          if (!counted_ || !same_text(t, last_)) {
             counted_ = true;
             last_ = t;
             last_breaks_ = 0;

@@ -22,6 +22,7 @@
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/literal_print.hpp"
 #include "ctff/core/copy.hpp"
+#include "ctff/core/same_text.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 
@@ -323,7 +324,7 @@ class structural_writer {
     std::uint32_t k = static_cast<std::uint32_t>(drawings_.size());
     for (std::uint32_t tries = 0; k != 0 && tries != 8; ++tries) {
       const drawing& d = drawings_[--k];
-      if (d.text.data() == t.data() && d.text.size() == t.size()) return placed(k);
+      if (same_text(d.text, t)) return placed(k);
     }
     drawings_.push_back(drawing{t, outline(t), e});
     return placed(static_cast<std::uint32_t>(drawings_.size() - 1));
@@ -840,7 +841,7 @@ constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::
       case node_kind::embedded: {
         // One piece per row; rows counted once per text (a computation used again shares it).
         const std::string_view t = g.embed_structural(g.embeds[x.a]);
-        if (!counted || t.data() != last.data() || t.size() != last.size()) {  // (see printer)
+        if (!counted || !same_text(t, last)) {  // (see printer)
           counted = true;
           last = t;
           last_rows = 1;

@@ -584,7 +584,8 @@ struct convert<runtime_computation_t<N, Fn, P>> {
     // same texts: they are functions of the message).
     auto b = comp.bytes();
     if (const embed* prior = owned_copy_of(c, b)) {
-      c.embeds.push_back(*prior);
+      const embed copy = *prior;  // (pushing *prior itself would read it after embeds grows)
+      c.embeds.push_back(copy);
       return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
     }
     embed e{};
