@@ -39,10 +39,7 @@ std::vector<unsigned char> runtime_chain_wire_only(std::int32_t k) {
   auto fn = runtime_chain_fn<N>(k);
   ctff::detail::trace_ctx ctx;
   auto root = ctff::detail::trace_into<decltype(fn), chain_param>(fn, "chain", ctx);
-  // As runtime_outputs::trace writes them: in one pass, into a buffer that grows.
-  ctff::detail::growing_back_sink out(64 + 24 * ctx.nodes.size() + ctx.byte_pool.size());
-  ctff::detail::basic_serializer<ctff::detail::growing_back_sink>(ctx).write_back(root, out);
-  return std::vector<unsigned char>(out.data(), out.data() + out.size());
+  return ctff::detail::runtime_bytes(ctx, root);  // as runtime_outputs::trace writes them
 }
 
 template <std::size_t N>

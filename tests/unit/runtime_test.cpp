@@ -108,15 +108,20 @@ auto runtime_mapped_often_captured(std::int32_t one) {
 
 }  // namespace
 
+// A run-time trace's four outputs against those of the same program traced at compile time.
+template <class R, class C>
+void check_same_outputs(const R& r, const C& c) {
+  ctff_test::require_parses(r.bytes());
+  CHECK(r.bytes() == c.bytes());
+  CHECK(r.compact() == c.compact());
+  CHECK(r.formatted() == c.formatted());
+  CHECK(r.structural() == c.structural());
+}
+
 // A run-time computation embedded again shares the bytes and texts of its first copy in the
 // trace's pools (trace/embed.hpp, owned_copy_of): sharing must never mix up two computations.
 TEST_CASE("run-time computations embedded again and again", "[runtime]") {
-  const auto r = runtime_mapped_often_captured(1);
-  ctff_test::require_parses(r.bytes());
-  CHECK(r.bytes() == mapped_often.bytes());
-  CHECK(r.compact() == mapped_often.compact());
-  CHECK(r.formatted() == mapped_often.formatted());
-  CHECK(r.structural() == mapped_often.structural());
+  check_same_outputs(runtime_mapped_often_captured(1), mapped_often);
 
   // The first 24 maps alone, every `add` a temporary.
   constexpr auto first_24 =
@@ -128,12 +133,7 @@ TEST_CASE("run-time computations embedded again and again", "[runtime]") {
         }
         return v;
       });
-  const auto t = runtime_mapped_often(1);
-  ctff_test::require_parses(t.bytes());
-  CHECK(t.bytes() == first_24.bytes());
-  CHECK(t.compact() == first_24.compact());
-  CHECK(t.formatted() == first_24.formatted());
-  CHECK(t.structural() == first_24.structural());
+  check_same_outputs(runtime_mapped_often(1), first_24);
 }
 
 TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
@@ -160,7 +160,7 @@ TEST_CASE("one-pass run-time bytes survive every growth of the buffer", "[runtim
         {}, C::name(), ctx);
     for (std::size_t cap : {std::size_t{1}, std::size_t{7}, std::size_t{100000}}) {
       ctff::detail::growing_back_sink out(cap);
-      ctff::detail::basic_serializer<ctff::detail::growing_back_sink>(ctx).write_back(root, out);
+      ctff::detail::write_growing(ctx, root, out);
       CHECK(ctff::byte_view(out.data(), out.size()) == c.bytes());
     }
   };

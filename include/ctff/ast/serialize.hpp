@@ -202,4 +202,15 @@ class basic_serializer {
 
 using serializer = basic_serializer<back_sink>;
 
+// Run time: the message rooted at `root`, written in one pass (no counting pass) into a buffer
+// that grows from a guess of its size.
+inline void write_growing(const graph_view& g, std::uint32_t root, growing_back_sink& out) {
+  basic_serializer<growing_back_sink>(g).write_back(root, out);
+}
+inline std::vector<unsigned char> runtime_bytes(const graph_view& g, std::uint32_t root) {
+  growing_back_sink out(64 + 24 * g.nodes.size() + g.byte_pool.size());
+  write_growing(g, root, out);
+  return std::vector<unsigned char>(out.data(), out.data() + out.size());
+}
+
 }  // namespace ctff::detail

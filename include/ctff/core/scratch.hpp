@@ -128,8 +128,9 @@ class scratch {
     if constexpr (plain) {
       copy_elems(p_, o.p_, o.n_);
       n_ = o.n_;
+    } else {
+      for (; n_ != o.n_; ++n_) put(n_, o.p_[n_]);
     }
-    for (; n_ != o.n_; ++n_) put(n_, o.p_[n_]);
   }
   constexpr void grow(std::size_t c) {
     T* q = plain ? new T[c] : std::allocator<T>().allocate(c);

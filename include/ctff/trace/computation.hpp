@@ -308,9 +308,7 @@ class runtime_outputs {
     const char* e = pending_trace_error();
     pending_trace_error() = outer;
     if (e) throw trace_failure(e);
-    growing_back_sink out(64 + 24 * ctx_.nodes.size() + ctx_.byte_pool.size());
-    basic_serializer<growing_back_sink>(ctx_).write_back(root_, out);
-    bytes_.assign(out.data(), out.data() + out.size());
+    bytes_ = runtime_bytes(ctx_, root_);
   }
 
   byte_view bytes() const { return byte_view(bytes_); }
