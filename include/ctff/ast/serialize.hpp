@@ -197,7 +197,7 @@ class basic_serializer {
 
   const graph_view g_;
   scratch<std::uint32_t> pos_;
-  std::vector<unsigned char> symbol_prefix_;
+  scratch<unsigned char> symbol_prefix_;
 };
 
 using serializer = basic_serializer<back_sink>;

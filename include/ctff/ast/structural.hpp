@@ -796,7 +796,7 @@ class structural_writer {
   scratch<row> rows_;
   scratch<place> places_;
   scratch<rect> vals_;
-  std::vector<drawing> drawings_;
+  scratch<drawing> drawings_;
   std::uint32_t height_ = 0;
   std::size_t size_ = 0;
 };

@@ -237,6 +237,81 @@ struct back_sink {
   }
 };
 
+// back_sink into 64-bit words (byte i is bits [8 (i % 8), 8 (i % 8) + 8) of word i / 8), for
+// constant evaluation on g++, which pays about as much to store a word as a byte: a run of bytes
+// is stored a word at a time, single bytes gather in `cur` until their word is whole. `words`
+// must have every element present and zero (see wire_v); bit_cast them to bytes at the end.
+struct word_back_sink {
+  std::uint64_t* words = nullptr;
+  std::ptrdiff_t pos = 0;
+  std::uint64_t cur = 0;  // bytes [pos, pos rounded up to a word) while pos is inside a word
+
+  constexpr void put(unsigned char b) {
+    --pos;
+    const auto shift = static_cast<unsigned>(pos & 7) * 8;
+    cur |= static_cast<std::uint64_t>(b) << shift;
+    if (shift == 0) {
+      words[pos >> 3] = cur;
+      cur = 0;
+    }
+  }
+  template <class Byte>
+  static constexpr std::uint64_t u64(Byte b) {
+    return static_cast<unsigned char>(b);
+  }
+  // p[0, k) into [pos - k, pos). (After u64: clang evaluates a member template only if its
+  // definition came before the use.)
+  template <class Byte>
+  constexpr void run(const Byte* p, std::size_t k) {
+    while (k && (pos & 7)) put(static_cast<unsigned char>(p[--k]));
+    for (; k >= 8; k -= 8) {
+      const Byte* q = p + k - 8;
+      pos -= 8;
+      words[pos >> 3] = u64(q[0]) | u64(q[1]) << 8 | u64(q[2]) << 16 | u64(q[3]) << 24 |
+                        u64(q[4]) << 32 | u64(q[5]) << 40 | u64(q[6]) << 48 | u64(q[7]) << 56;
+    }
+    while (k) put(static_cast<unsigned char>(p[--k]));
+  }
+  constexpr void bytes(const unsigned char* p, std::size_t k) { run(p, k); }
+  constexpr void chars(std::string_view t) { run(t.data(), t.size()); }
+  constexpr void varint(std::uint64_t v) {
+    if (v < 0x80) {
+      put(static_cast<unsigned char>(v));
+      return;
+    }
+    unsigned char tmp[10]{};
+    byte_sink s{tmp};
+    s.varint(v);
+    run(tmp, s.n);
+  }
+  constexpr void tag(std::uint32_t field, std::uint32_t wire_type) {
+    varint(tag_value(field, wire_type));
+  }
+  constexpr void fixed32(std::uint32_t v) {
+    for (int i = 3; i >= 0; --i) put(static_cast<unsigned char>(v >> (8 * i)));
+  }
+  constexpr void fixed64(std::uint64_t v) {
+    for (int i = 7; i >= 0; --i) put(static_cast<unsigned char>(v >> (8 * i)));
+  }
+  constexpr void number(std::uint64_t v) {
+    do {
+      put(static_cast<unsigned char>('0' + v % 10));
+      v /= 10;
+    } while (v);
+  }
+  constexpr void close(std::uint32_t field, std::ptrdiff_t end) {
+    varint(static_cast<std::uint64_t>(end - pos));
+    tag(field, 2);
+  }
+  constexpr void string_field(std::uint32_t field, std::string_view t) {
+    if (t.empty()) return;
+    const auto end = pos;
+    chars(t);
+    close(field, end);
+  }
+
+};
+
 // Run time: back_sink over a buffer that grows, so that one pass writes a message of unknown
 // size (no counting pass). `base` is the buffer's end and `pos` goes negative, so the positions a
 // writer keeps stay valid when the bytes move into a larger buffer. Each operation makes room for

@@ -3,11 +3,13 @@
 // adapted struct may list a subset of its members, or list them in another order.
 #pragma once
 
+// Only the declarations of hana::pair and hana::tuple: the macros that make a Hana struct include
+// their definitions (and hana::string's, for the keys' c_str()) before any use here, and the full
+// headers would cost every user of ctff.hpp a tenth of its include time.
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/concept/struct.hpp>
-#include <boost/hana/pair.hpp>
-#include <boost/hana/string.hpp>
-#include <boost/hana/tuple.hpp>
+#include <boost/hana/fwd/pair.hpp>
+#include <boost/hana/fwd/tuple.hpp>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>

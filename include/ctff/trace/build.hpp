@@ -60,14 +60,20 @@ constexpr std::uint32_t unnamed_struct_node(trace_ctx& c, const std::uint32_t (&
 // The value an operator returns after a failed compile-time check: a well-formed value of the
 // type the operation would have had, so the rest of the user's code neither instantiates more
 // diagnostics nor fails during constant evaluation. (The program is ill-formed anyway.)
-template <class R>
-constexpr value<R> poisoned() {
+// Its node has no type bytes: nothing reads them in a program that does not compile, and naming
+// R's would make every `poisoned<concrete type>()` on an error path instantiate and evaluate
+// that type's wire bytes as soon as the header is read (clang instantiates a constexpr function
+// named by a non-dependent call at once).
+constexpr location poisoned_location() {
   trace_ctx* c = new_floating();
   node n{};
   n.kind = node_kind::intrinsic;
   n.text = "ctff_invalid";
-  const std::uint32_t id = c->add_typed<R>(n);
-  return value<R>(location{c, id, 0, 0});
+  return location{c, c->add(n), 0, 0};
+}
+template <class R>
+constexpr value<R> poisoned() {
+  return value<R>(poisoned_location());
 }
 
 }  // namespace ctff::detail

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
+#include "ctff/core/scratch.hpp"
 #include "ctff/types/relations.hpp"
 
 namespace ctff {
@@ -110,8 +110,8 @@ class instance_checker {
 
   const type_desc& c_;
   const type_desc& g_;
-  std::vector<binding> bound_;
-  std::vector<use> uses_;
+  scratch<binding> bound_;
+  scratch<use> uses_;
 };
 
 }  // namespace detail

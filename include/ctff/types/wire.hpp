@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
+#include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
 
@@ -58,7 +58,9 @@ constexpr std::size_t placement_spec_size(placement_kind p) {
 // exponential in the nesting depth.
 class type_writer {
  public:
-  explicit constexpr type_writer(const type_desc& d) : d_(d), body_(d.nodes.size(), npos) {}
+  explicit constexpr type_writer(const type_desc& d) : d_(d) {
+    body_.assign(d.nodes.size(), npos);
+  }
 
   // Size of node i's Type message, which is a single length-delimited oneof field.
   constexpr std::size_t size(std::uint32_t i) {
@@ -176,7 +178,7 @@ class type_writer {
   }
 
   const type_desc& d_;
-  std::vector<std::size_t> body_;
+  scratch<std::size_t> body_;
 };
 
 constexpr void write_type(const type_desc& d, std::uint32_t i, byte_sink& s) {
