@@ -71,8 +71,8 @@ struct drawing_char_sink : drawing_sink_base<drawing_char_sink> {
     for (; k > 0; --k) out[n++] = ' ';
   }
 };
-// Into blocks of 64 characters that start as spaces: only other characters are stored one by
-// one, a block is copied in one step of constant evaluation (single stores are slow, on g++ most).
+// clang: into blocks of 64 characters that start as spaces: only other characters are stored
+// one by one, a block is copied in one step of constant evaluation (single stores are slow).
 struct drawing_block {
   char c[64];
 };
@@ -125,6 +125,63 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
       n -= take;
       if (at == 64) flush();
     }
+  }
+};
+
+// g++: into 64-bit words of eight characters (character i is bits [8 (i % 8), 8 (i % 8) + 8) of
+// word i / 8), each stored once and in order, then bit_cast; a run of spaces fills its share of a
+// word in one operation and whole words of spaces are one constant. As fast as 64-character
+// blocks on g++ and about 45 MiB less at 1023 calls (g++ keeps every element of every block it
+// copies); clang, which copies a run of characters in one step, keeps the blocks.
+template <std::size_t Words>
+struct drawing_word_sink : drawing_sink_base<drawing_word_sink<Words>> {
+  using drawing_sink_base<drawing_word_sink<Words>>::put;
+  static constexpr std::uint64_t spaces8 = 0x2020202020202020u;
+  std::uint64_t out[Words]{};
+  std::size_t done = 0;  // words written
+  std::uint64_t cur = 0;
+  unsigned at = 0;  // characters in cur
+  constexpr void store() {
+    out[done++] = cur;
+    cur = 0;
+    at = 0;
+  }
+  static constexpr std::uint64_t u64(char c) { return static_cast<unsigned char>(c); }
+  constexpr void put(char c) {
+    cur |= u64(c) << (8 * at);
+    if (++at == 8) store();
+  }
+  constexpr void run(const char* p, std::size_t k, bool breaks) {
+    if (breaks) {
+      for (std::size_t i = 0; i != k; ++i) put(p[i] == structural_break ? '\n' : p[i]);
+      return;
+    }
+    std::size_t i = 0;
+    while (i != k && at) put(p[i++]);
+    for (; k - i >= 8; i += 8)
+      out[done++] = u64(p[i]) | u64(p[i + 1]) << 8 | u64(p[i + 2]) << 16 | u64(p[i + 3]) << 24 |
+                    u64(p[i + 4]) << 32 | u64(p[i + 5]) << 40 | u64(p[i + 6]) << 48 |
+                    u64(p[i + 7]) << 56;
+    while (i != k) put(p[i++]);
+  }
+  constexpr void spaces(std::int32_t k) {
+    auto n = static_cast<std::size_t>(k > 0 ? k : 0);
+    if (at && n) {
+      const std::size_t take = n < 8 - at ? n : 8 - at;
+      cur |= (spaces8 >> (8 * (8 - take))) << (8 * at);
+      at += static_cast<unsigned>(take);
+      n -= take;
+      if (at == 8) store();
+    }
+    for (; n >= 8; n -= 8) out[done++] = spaces8;
+    if (n) {
+      cur = spaces8 >> (8 * (8 - n));
+      at = static_cast<unsigned>(n);
+    }
+  }
+  // The last word, then zeros.
+  constexpr void finish() {
+    while (done != Words) store();
   }
 };
 
@@ -775,6 +832,7 @@ class structural_writer {
   // (its size()): a char_array whose first N characters are the text.
   template <std::size_t N>
   constexpr auto text(const drawn_piece* ps, std::size_t n) const {
+#if defined(__clang__)
     constexpr std::size_t blocks = N / 64 + 1;
     drawing_block_sink<blocks> s{};
     for (char& c : s.blank.c) c = ' ';
@@ -782,6 +840,13 @@ class structural_writer {
     write_pieces(ps, n, s);
     while (s.done != blocks) s.flush();
     return std::bit_cast<char_array<blocks * 64>>(s.out);
+#else
+    constexpr std::size_t words = N / 8 + 1;
+    drawing_word_sink<words> s{};
+    write_pieces(ps, n, s);
+    s.finish();
+    return std::bit_cast<char_array<words * 8>>(s.out);
+#endif
   }
 
   // The number of pieces drawn() returns, for the tree under `root`, without laying it out.
