@@ -210,23 +210,19 @@ inline constexpr std::size_t comp_text_size_v = [] {
 
 template <class C>
 inline constexpr auto wire_v = [] {
-  const frozen_read f = static_graph<C>();
 #if defined(__clang__)
   std::array<unsigned char, wire_size_v<C>> out{};
+#else
+  // g++ keeps a constant array's elements in order of first write; writing back to front would
+  // insert each byte before all others (quadratic). An array made by bit_cast has every element
+  // already, so each write is a plain update; g++ builds it natively, several times faster than
+  // a loop touching each byte (the array is rounded up to whole words: bytes() knows the size).
+  constexpr std::size_t words = (wire_size_v<C> + 7) / 8;
+  auto out = std::bit_cast<std::array<unsigned char, words * 8>>(std::array<std::uint64_t, words>{});
+#endif
+  const frozen_read f = static_graph<C>();
   serializer(f.g).write_into(f.root, out.data(), wire_size_v<C>);
   return out;
-#else
-  // g++ stores a word for about the cost of a byte: the bytes are written as words
-  // (word_back_sink), then bit_cast (rounded up to whole words: bytes() knows the size). g++
-  // keeps a constant array's elements in order of first write, so writing back to front would
-  // insert each word before all others (quadratic): an array made by bit_cast has every element
-  // already, and g++ builds it natively.
-  constexpr std::size_t words = (wire_size_v<C> + 7) / 8;
-  auto w = std::bit_cast<std::array<std::uint64_t, words>>(std::array<unsigned char, words * 8>{});
-  word_back_sink s{w.data(), static_cast<std::ptrdiff_t>(wire_size_v<C>)};
-  basic_serializer<word_back_sink>(f.g).write_back(f.root, s);
-  return std::bit_cast<std::array<unsigned char, words * 8>>(w);
-#endif
 }();
 
 // `Encoded`: the formatted text for embedding (text_sink::encode_breaks; same size).
