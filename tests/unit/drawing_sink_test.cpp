@@ -1,5 +1,5 @@
 // g++ writes the structural text at compile time a word at a time (drawing_word_sink,
-// ast/structural.hpp); drawing_char_sink, which run-time traces use, is the reference. Every
+// ast/drawing_sink.hpp); drawing_char_sink, which run-time traces use, is the reference. Every
 // operation, at every alignment, must give the same characters, in constant evaluation and at run
 // time, on both compilers (clang does not use it for its outputs, so this test is its only check
 // there).
