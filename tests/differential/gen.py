@@ -723,7 +723,29 @@ class Program:
             out += ["  " + l for l in decl]
         out.append(f"  ctff_diff::fill(o, {self.main.cid});")
         out.append("}")
-        out.append(f"const bool registered = ctff_diff::add({{{self.seed}ull, &ct_outputs, &rt_outputs}});")
+        inner = "nullptr"
+        names = [c.name for c in self.comps + [self.main]]
+        if self.rt_callees and self.comps and len(set(names)) == len(names):
+            # The callees made inside the compile-time main computation, as run-time computations
+            # (their lambdas capture): the trace traces them in place (trace/computation.hpp). With
+            # distinct names only: a callee defined inside main and named like main (or like
+            # another callee) is traced by Python as name_1, unlike the callee defined outside.
+            self.rng_types = random.Random(zlib.crc32(f"{self.seed}/{self.main.cid}/ct".encode()))
+            decl = self.comp_decl(self.main, rt=False)
+            callees = ["  int k = ctff_diff::constant_int();"]
+            for c in self.comps:
+                self.rng_types = random.Random(zlib.crc32(f"{self.seed}/{c.cid}/rt".encode()))
+                d = self.comp_decl(c, rt=True)
+                d[0] = f"const auto {c.cid} = " + d[0]
+                d[-1] += ";"
+                callees += ["  " + l for l in d]
+            decl = [f"constexpr auto inner_main = " + decl[0]] + callees + decl[1:]
+            decl[-1] += ";"
+            out += decl
+            out.append("static_assert(ctff_diff::evaluated(inner_main));")
+            out.append("void inner_outputs(ctff_diff::outputs& o) { ctff_diff::fill(o, inner_main); }")
+            inner = "&inner_outputs"
+        out.append(f"const bool registered = ctff_diff::add({{{self.seed}ull, &ct_outputs, &rt_outputs, {inner}}});")
         out.append(f"}}  // namespace {ns}")
         return "\n".join(out)
 

@@ -26,6 +26,7 @@ struct program {
   std::uint64_t seed;
   void (*ct)(outputs&);
   void (*rt)(outputs&);
+  void (*inner)(outputs&);  // the callees made inside the compile-time main computation, or null
 };
 
 std::vector<program>& registry();
@@ -36,6 +37,9 @@ inline bool add(program p) {
 
 // A value the compiler cannot see through, so run-time lambdas really capture run-time state.
 int runtime_int();
+// The value a compile-time trace's lambdas capture (a call, so that clang does not call the
+// capture unneeded).
+constexpr int constant_int() { return 0; }
 
 template <class C>
 void fill(outputs& o, const C& c) {

@@ -199,6 +199,11 @@ int main(int argc, char** argv) {
     } catch (...) {
       std::printf("rt.error (unknown exception)\n");
     }
+    if (p.inner) {
+      ctff_diff::outputs in;
+      p.inner(in);
+      print("inner", in);
+    }
     std::printf("end\n");
     std::fflush(stdout);
   }

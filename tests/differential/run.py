@@ -405,7 +405,7 @@ class Driver:
                     continue
                 if "rt.error" in r:
                     self.fail(seed, f"run-time trace threw ({n})", r["rt.error"])
-                for w in ("ct", "rt"):
+                for w in ("ct", "rt", "inner"):
                     p = r.get(f"{w}.parse")
                     if p is not None and p != "ok":
                         self.fail(seed, f"{w} bytes do not parse ({n})", p)

@@ -59,4 +59,15 @@ federated_language::Computation require_parses(const Bytes& bytes) {
   return require_parses_string(byte_string(bytes));
 }
 
+// Two computations with the same four outputs (a's bytes parsed back): e.g. one traced at run time
+// and one at compile time, or a polymorphic instance and a computation.
+template <class A, class B>
+void require_same_outputs(const A& a, const B& b) {
+  require_parses(a.bytes());
+  CHECK(a.bytes() == b.bytes());
+  CHECK(a.compact() == b.compact());
+  CHECK(a.formatted() == b.formatted());
+  CHECK(a.structural() == b.structural());
+}
+
 }  // namespace ctff_test

@@ -86,13 +86,7 @@ void require_proto(const C& c, const std::string& expected_text) {
   CHECK(actual.SerializeAsString() == c.bytes().str());
 }
 
-template <class A, class B>
-void require_same_outputs(const A& a, const B& b) {
-  ctff_test::require_parses(a.bytes());
-  CHECK(a.bytes() == b.bytes());
-  CHECK(a.compact() == b.compact());
-  CHECK(a.formatted() == b.formatted());
-}
+using ctff_test::require_same_outputs;
 
 // ---------------------------------------------------------------------------------------------
 // Polymorphic computations.

@@ -108,20 +108,10 @@ auto runtime_mapped_often_captured(std::int32_t one) {
 
 }  // namespace
 
-// A run-time trace's four outputs against those of the same program traced at compile time.
-template <class R, class C>
-void check_same_outputs(const R& r, const C& c) {
-  ctff_test::require_parses(r.bytes());
-  CHECK(r.bytes() == c.bytes());
-  CHECK(r.compact() == c.compact());
-  CHECK(r.formatted() == c.formatted());
-  CHECK(r.structural() == c.structural());
-}
-
 // A run-time computation embedded again shares the bytes and texts of its first copy in the
 // trace's pools (trace/embed.hpp, owned_copy_of): sharing must never mix up two computations.
 TEST_CASE("run-time computations embedded again and again", "[runtime]") {
-  check_same_outputs(runtime_mapped_often_captured(1), mapped_often);
+  ctff_test::require_same_outputs(runtime_mapped_often_captured(1), mapped_often);
 
   // The first 24 maps alone, every `add` a temporary.
   constexpr auto first_24 =
@@ -133,7 +123,7 @@ TEST_CASE("run-time computations embedded again and again", "[runtime]") {
         }
         return v;
       });
-  check_same_outputs(runtime_mapped_often(1), first_24);
+  ctff_test::require_same_outputs(runtime_mapped_often(1), first_24);
 }
 
 TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
@@ -170,4 +160,105 @@ TEST_CASE("one-pass run-time bytes survive every growth of the buffer", "[runtim
     return ctff::federated_value(std::array<float, 3>{1.5f, -2.0f, 0.0f}, ctff::SERVER);
   }));
   check(ctff::computation<"s">([] { return std::string_view("a string literal"); }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A run-time computation (a lambda with captures) made inside a compile-time trace traces nothing
+// itself: the enclosing trace traces its function in place, with the values its captures hold
+// during that constant evaluation, as Python traces a computation defined inside another.
+
+namespace {
+
+constexpr auto mapped_inner_captures =
+    ctff::computation<"mapped", ctff::at_clients<std::int32_t>>([](auto v) {
+      std::int32_t one = 1;
+      return ctff::federated_map(
+          ctff::computation<"add_one", std::int32_t>([one](auto x) { return x + one; }), v);
+    });
+
+// The inner computation named like the outer one: traced as `twice_1`, in place.
+constexpr auto twice_inner_captures = ctff::computation<"twice", std::int32_t>([](auto x) {
+  const auto add = ctff::computation<"twice", std::int32_t>([k = 2](auto y) { return y + k; });
+  return add(add(x));
+});
+auto runtime_twice(std::int32_t k) {
+  return ctff::computation<"twice", std::int32_t>([k](auto x) {
+    const auto add = ctff::computation<"twice", std::int32_t>([k](auto y) { return y + k; });
+    return add(add(x));
+  });
+}
+
+// Called on a constant: a floating value, traced when it meets the trace (deferred_trace).
+constexpr auto on_constant_inner_captures = ctff::computation<"on_constant">([] {
+  const auto seven = ctff::computation<"seven", std::int32_t>([k = 7](auto y) { return y + k; });
+  return seven(1);
+});
+auto runtime_on_constant(std::int32_t k) {
+  return ctff::computation<"on_constant">([k] {
+    const auto seven = ctff::computation<"seven", std::int32_t>([k](auto y) { return y + k; });
+    return seven(1);
+  });
+}
+
+// A capturing computation of static storage: the compiler's attempt to initialise it at compile
+// time fails (runtime_computation_t's transient allocation outlives that evaluation), so it is
+// initialised at run time, where its function is traced.
+const auto static_add_one =
+    ctff::computation<"add_one", std::int32_t>([one = 1](auto x) { return x + one; });
+
+struct add_k {  // a copy-assignable function object with state
+  std::int32_t k;
+  template <class X>
+  constexpr auto operator()(X x) const {
+    return x + k;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a capturing computation inside a compile-time trace is traced in place", "[runtime]") {
+  STATIC_REQUIRE(mapped_inner_captures.compact() == mapped.compact());
+  ctff_test::require_same_outputs(mapped_inner_captures, runtime_mapped(1));
+  ctff_test::require_same_outputs(mapped_inner_captures, mapped);
+
+  STATIC_REQUIRE(twice_inner_captures.compact() ==
+                 "(twice_arg -> (let fc_twice_symbol_0=(twice_1_arg -> (let fc_twice_1_symbol_0="
+                 "generic_plus(<twice_1_arg,2>) in fc_twice_1_symbol_0))(twice_arg),fc_twice_symbol_1="
+                 "(twice_1_arg -> (let fc_twice_1_symbol_0=generic_plus(<twice_1_arg,2>) in "
+                 "fc_twice_1_symbol_0))(fc_twice_symbol_0) in fc_twice_symbol_1))");
+  ctff_test::require_same_outputs(twice_inner_captures, runtime_twice(2));
+
+  STATIC_REQUIRE(on_constant_inner_captures.compact() ==
+                 "( -> (let fc_on_constant_symbol_0=(seven_arg -> (let fc_seven_symbol_0="
+                 "generic_plus(<seven_arg,7>) in fc_seven_symbol_0))(1) in fc_on_constant_symbol_0))");
+  ctff_test::require_same_outputs(on_constant_inner_captures, runtime_on_constant(7));
+}
+
+TEST_CASE("a capturing computation of static storage is traced at run time", "[runtime]") {
+  ctff_test::require_same_outputs(static_add_one, add_one);
+}
+
+TEST_CASE("copies of a run-time computation share its outputs", "[runtime]") {
+  auto a = ctff::computation<"add", std::int32_t>(add_k{1});
+  const auto b = ctff::computation<"add", std::int32_t>(add_k{2});
+  auto copy = a;
+  CHECK(copy.bytes().data() == a.bytes().data());
+  a = b;  // a now shares b's outputs; copy keeps the first ones
+  CHECK(a.bytes().data() == b.bytes().data());
+  CHECK(copy.compact() != a.compact());
+  ctff_test::require_parses(copy.bytes());
+  STATIC_REQUIRE(!std::is_copy_assignable_v<decltype(runtime_twice(1))>);  // a lambda's closure
+}
+
+TEST_CASE("a value of an enclosing trace captured by a computation is an error", "[runtime]") {
+  auto trace = [](std::int32_t k) {
+    return ctff::computation<"outer", std::int32_t>([k](auto x) {
+      const auto inner = ctff::computation<"inner", std::int32_t>([x, k](auto y) { return x + y + k; });
+      return inner(x);
+    });
+  };
+  CHECK_THROWS_WITH(trace(1), Catch::Contains("ctff: a value of one trace was used inside another trace"));
+  CHECK_THROWS_AS(trace(1), ctff::trace_failure);
+  // The failure leaves no error behind for the next trace.
+  ctff_test::require_same_outputs(runtime_mapped(1), mapped);
 }

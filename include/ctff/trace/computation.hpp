@@ -292,6 +292,9 @@ inline constexpr auto structural_v = [] {
       .text<l.size>(l.pieces.data(), l.pieces.size());
 }();
 
+// Defined in trace/polymorphic.hpp (included at the end of this file).
+constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name);
+
 // Outputs of a run-time trace. The bytes are written at once; the printed forms only when first
 // asked for (printing is most of a run-time trace's cost), from the recorded graph kept here.
 class runtime_outputs {
@@ -302,16 +305,39 @@ class runtime_outputs {
 
   template <class Fn, class P>
   void trace(const Fn& fn, std::string_view name) {
-    const char* outer = pending_trace_error();  // a run-time trace may run inside another
+    // A run-time trace may run inside another: the enclosing trace's error waits meanwhile.
+    struct pending_guard {
+      const char* outer = pending_trace_error();
+      ~pending_guard() { pending_trace_error() = outer; }
+    } guard;
     pending_trace_error() = nullptr;
-    root_ = trace_into<Fn, P>(fn, name, ctx_);
-    const char* e = pending_trace_error();
-    pending_trace_error() = outer;
-    if (e) throw trace_failure(e);
+    // Made while another run-time trace runs: traced as its child, named under its chain, and
+    // embedded as it is wherever it is used (as Python does).
+    if (trace_ctx* const parent = active_trace()) {
+      ctx_.parent = parent;
+      ctx_.suffix = context_suffix(parent, name);
+      inside_ = true;
+    }
+    {
+      const active_trace_scope<> active(&ctx_);
+      root_ = trace_into<Fn, P>(fn, name, ctx_);
+    }
+    ctx_.parent = nullptr;  // (the enclosing trace may end first)
+    if (const char* e = pending_trace_error()) throw trace_failure(e);
     bytes_ = runtime_bytes(ctx_, root_);
   }
 
   byte_view bytes() const { return byte_view(bytes_); }
+  // Whether it was traced inside another run-time trace (named under that trace's chain).
+  bool inside() const { return inside_; }
+
+  // The outputs of tracing fn, in a shared_ptr of their own (runtime_computation_t's).
+  template <class Fn, class P>
+  static std::shared_ptr<runtime_outputs>* traced(const Fn& fn, std::string_view name) {
+    auto out = std::make_shared<runtime_outputs>();
+    out->trace<Fn, P>(fn, name);
+    return new std::shared_ptr<runtime_outputs>(std::move(out));
+  }
 
   // `encoded`: the formatted text for embedding (text_sink::encode_breaks).
   std::string_view text(bool formatted, bool encoded = false) const {
@@ -345,6 +371,7 @@ class runtime_outputs {
  private:
   trace_ctx ctx_;
   std::uint32_t root_ = 0;
+  bool inside_ = false;
   std::vector<unsigned char> bytes_;
   mutable std::once_flag once_[3];
   mutable std::string text_[3];
@@ -397,6 +424,9 @@ class computation_t {
 };
 
 // A computation over a lambda with captures: traced once, at run time, when constructed.
+// Made inside a compile-time trace (during constant evaluation), it traces nothing itself: the
+// enclosing trace traces its function in place, as Python traces a computation defined inside
+// another one; hence a literal type, its outputs held through a pointer.
 template <fixed_string Name, class Fn, class P>
 class runtime_computation_t {
  public:
@@ -405,30 +435,57 @@ class runtime_computation_t {
   using result_type = detail::value_type_t<typename detail::body_result<Fn, P>::type>;
   using type = function_t<P, result_type>;
 
-  explicit runtime_computation_t(Fn fn)
-      : out_(std::make_shared<detail::runtime_outputs>()), fn_(fn) {
-    out_->trace<Fn, P>(fn_, Name.view());
+  constexpr explicit runtime_computation_t(Fn fn) : fn_(fn) {
+    if (std::is_constant_evaluated()) {
+      // Freed with this object. A constant that would keep it (a constexpr variable, or a
+      // variable of static storage that the compiler tries to initialise at compile time) is then
+      // not a constant expression: the first is an error, which shows the next line, the second
+      // is initialised at run time, where its function is traced.
+      transient_ = new bool(true);  // ctff: a computation whose function has captures is traced at run time: not a constexpr variable
+    } else {
+      out_ = detail::runtime_outputs::traced<Fn, P>(fn_, Name.view());
+    }
+  }
+  constexpr runtime_computation_t(const runtime_computation_t& o) : fn_(o.fn_) {
+    if (o.transient_) transient_ = new bool(true);
+    if (o.out_) out_ = new std::shared_ptr<detail::runtime_outputs>(*o.out_);
+  }
+  constexpr runtime_computation_t& operator=(const runtime_computation_t& o)
+    requires std::is_copy_assignable_v<Fn>
+  {
+    runtime_computation_t copy(o);
+    std::swap(out_, copy.out_);
+    std::swap(transient_, copy.transient_);
+    fn_ = copy.fn_;
+    return *this;
+  }
+  constexpr ~runtime_computation_t() {
+    if (out_) delete out_;
+    delete transient_;
   }
 
   static constexpr std::string_view name() { return Name.view(); }
-  byte_view bytes() const { return out_->bytes(); }
-  std::string_view compact() const { return out_->text(false); }
-  std::string_view formatted() const { return out_->text(true); }
-  std::string_view structural() const { return out_->structural(false); }
+  byte_view bytes() const { return outputs().bytes(); }
+  std::string_view compact() const { return outputs().text(false); }
+  std::string_view formatted() const { return outputs().text(true); }
+  std::string_view structural() const { return outputs().structural(false); }
   static constexpr std::string_view type_string() { return ctff::type_string<type>(); }
   static constexpr std::string_view formatted_type_string() {
     return ctff::formatted_type_string<type>();
   }
 
   template <class... X>
-  auto operator()(X&&... x) const {
+  constexpr auto operator()(X&&... x) const {
     return detail::call_function(*this, static_cast<X&&>(x)...);
   }
 
  private:
   friend struct detail::convert<runtime_computation_t>;  // embeds the encoded texts
-  std::shared_ptr<detail::runtime_outputs> out_;
-  Fn fn_;  // traced again inside a trace of the same name (name_1, ...)
+  const detail::runtime_outputs& outputs() const { return **out_; }
+
+  std::shared_ptr<detail::runtime_outputs>* out_ = nullptr;  // shared by copies
+  bool* transient_ = nullptr;  // made during constant evaluation (then out_ is null)
+  Fn fn_;  // traced inside an enclosing trace: of the same name (name_1, ...) or at compile time
 };
 
 namespace detail {
@@ -516,11 +573,12 @@ constexpr auto computation(Fn fn) {
 namespace detail {
 
 // Defined in trace/polymorphic.hpp (included at the end of this file).
-constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name);
 template <fixed_string Name, class Body, class P>
 constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index);
 template <fixed_string Name, class Body, class P>
 struct deferred_trace;
+template <fixed_string Name>
+struct checked_embed;
 
 template <fixed_string N, class Fn, class P>
 struct convert<computation_t<N, Fn, P>> {
@@ -567,8 +625,24 @@ struct convert<runtime_computation_t<N, Fn, P>> {
   using C = runtime_computation_t<N, Fn, P>;
   using type = typename C::type;
   static constexpr void collect(const C&, bool, scratch<operand>&) {}
-  static std::uint32_t make(trace_ctx& c, const C& comp) {
-    if (c.floating || context_suffix(&c, N.view()) != 0) {  // as for computation_t
+  static constexpr std::uint32_t make(trace_ctx& c, const C& comp) {
+    if (!comp.out_ && c.floating) {
+      // Made during constant evaluation and used on constants only: traced now, while what its
+      // function captures lives (the context joins its trace later, perhaps after the traced
+      // function returned), and checked when it joins.
+      const auto index = static_cast<std::uint32_t>(c.embeds.size());
+      c.embeds.push_back(embed{});
+      auto* check = new checked_embed<N>;
+      c.deferred.push_back(check);
+      c.name_log = &check->names;
+      trace_nested<N, Fn, P>(c, comp.fn_, index);
+      c.name_log = nullptr;
+      return embedded_node(c, index);
+    }
+    // Made during constant evaluation (not traced on its own), or as for computation_t unless
+    // traced inside the trace that made it (then named as Python names it, and embedded as it is).
+    if (!comp.out_ ||
+        (!comp.outputs().inside() && (c.floating || context_suffix(&c, N.view()) != 0))) {
       const auto index = static_cast<std::uint32_t>(c.embeds.size());
       c.embeds.push_back(embed{});
       if (c.floating)
@@ -593,8 +667,8 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       len = static_cast<std::uint32_t>(t.size());
     };
     put_text(comp.compact(), e.compact_off, e.compact_len);
-    put_text(comp.out_->text(true, true), e.formatted_off, e.formatted_len);
-    own_structural(c, e, comp.out_->structural(true));
+    put_text(comp.outputs().text(true, true), e.formatted_off, e.formatted_len);
+    own_structural(c, e, comp.outputs().structural(true));
     c.embeds.push_back(e);
     return embedded_node(c, static_cast<std::uint32_t>(c.embeds.size() - 1));
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ctff/ast/graph.hpp"
+#include "ctff/trace/error.hpp"
 #include "ctff/types/type_string.hpp"
 
 namespace ctff::detail {
@@ -36,6 +37,9 @@ struct deferred_embed {
 
 struct trace_ctx : graph {
   const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
+  // Where nested traces under this one log their names (floating only, see convert.hpp's
+  // checked_embed); null otherwise.
+  scratch<std::string_view>* name_log = nullptr;
   bool floating = false;
   bool named = false;                 // floating only: reached an operation through a variable
   int refs = 0;                       // floating only: values that point here
@@ -80,17 +84,43 @@ constexpr location resolve(location l) {
 }
 
 // A run-time trace cannot throw from a destructor (value's); the error waits here until the trace
-// ends (trace/computation.hpp). During constant evaluation it is thrown at once.
+// ends (trace/computation.hpp), unless `at_once` (nothing to trace on: thrown as trace_failure).
+// During constant evaluation it is thrown at once.
 inline const char*& pending_trace_error() {
   thread_local const char* e = nullptr;
   return e;
 }
 // (A template: g++ rejects a non-template constexpr function that names a non-constexpr one.)
 template <int = 0>
-constexpr void trace_error(const char* what) {
+constexpr void trace_error(const char* what, bool at_once = false) {
   if (std::is_constant_evaluated()) throw what;
+  if (at_once) throw trace_failure(what);
   if (!pending_trace_error()) pending_trace_error() = what;
 }
+
+// The run-time trace being recorded on this thread (the innermost), or null: a run-time
+// computation made inside it is traced as its child (Python traces a computation where it is
+// defined, under the traces then running).
+inline trace_ctx*& active_trace() {
+  thread_local trace_ctx* t = nullptr;
+  return t;
+}
+// Makes c the active trace while it lives (run time only; nothing during constant evaluation).
+template <int = 0>
+struct active_trace_scope {
+  trace_ctx* outer = nullptr;
+  constexpr explicit active_trace_scope(trace_ctx* c) {
+    if (!std::is_constant_evaluated()) {
+      outer = active_trace();
+      active_trace() = c;
+    }
+  }
+  active_trace_scope(const active_trace_scope&) = delete;
+  active_trace_scope& operator=(const active_trace_scope&) = delete;
+  constexpr ~active_trace_scope() {
+    if (!std::is_constant_evaluated()) active_trace() = outer;
+  }
+};
 
 constexpr void retain(trace_ctx* c) {
   if (c && c->floating) ++c->refs;

@@ -155,7 +155,7 @@ constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
     if (c->floating && !o.temp) c->named = true;
     if (!c->floating) {
       if (target && !target->floating && target != c)
-        throw "ctff: a value of one trace was used inside another trace";
+        trace_error("ctff: a value of one trace was used inside another trace (a computation's function reads a value of the trace that encloses it, as a capture: pass it as an argument)", true);
       target = c;
     }
   }

@@ -25,6 +25,7 @@
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
 #include "ctff/core/python_name.hpp"
+#include "ctff/core/same_text.hpp"
 #include "ctff/trace/computation.hpp"
 #include "ctff/trace/embed.hpp"
 
@@ -88,6 +89,12 @@ constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t ind
   trace_ctx child;
   child.parent = &into;
   child.suffix = context_suffix(&into, Name.view());
+  for (const trace_ctx* p = &into; p; p = p->parent)
+    if (p->name_log) {
+      p->name_log->push_back(Name.view());
+      break;
+    }
+  const active_trace_scope<> active(&child);
   const std::uint32_t root = trace_into<Body, P>(body, Name.view(), child);
   const serializer s(child);
   printer p(child);
@@ -113,6 +120,26 @@ struct deferred_trace final : deferred_embed {
   constexpr ~deferred_trace() override {}
   constexpr void run(trace_ctx& into) const override {
     trace_nested<Name, Body, P>(into, body, index);
+  }
+};
+
+// A computation made during constant evaluation and used in a floating context, traced at once
+// (see convert<runtime_computation_t>): checks, when the context joins its trace, that no name of
+// that trace's chain could have renamed what was traced (`name_1`), conservatively: no traced name
+// equal to an enclosing one, or one of them the other followed by '_'.
+template <fixed_string Name>
+struct checked_embed final : deferred_embed {
+  scratch<std::string_view> names;  // of the traces nested under the floating context
+  constexpr ~checked_embed() override {}  // (as deferred_trace's)
+  static constexpr bool related(std::string_view a, std::string_view b) {
+    if (a.size() < b.size()) std::swap(a, b);
+    return same_text(a.substr(0, b.size()), b) && (a.size() == b.size() || a[b.size()] == '_');
+  }
+  constexpr void run(trace_ctx& into) const override {
+    for (const trace_ctx* p = &into; p; p = p->parent)
+      for (std::string_view n : names)
+        if (related(p->name, n))
+          trace_error("ctff: a computation with captures made during a compile-time trace and called on constants only is named like an enclosing computation (or a computation it uses is): C++ traces it before it knows the enclosing names; rename it", true);
   }
 };
 
