@@ -458,7 +458,7 @@ class Driver:
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
         log(f"differential: {n - bad}/{n} programs agree "
-            f"({len(self.compilers)} compilers x compile/run time); {total:.0f} s wall "
+            f"({len(self.compilers)} compilers x compile/run time, inner callees); {total:.0f} s wall "
             f"(compiling {compile_time:.0f} s; cpu: {tm})")
 
 

@@ -262,3 +262,68 @@ TEST_CASE("a value of an enclosing trace captured by a computation is an error",
   // The failure leaves no error behind for the next trace.
   ctff_test::require_same_outputs(runtime_mapped(1), mapped);
 }
+
+// Python traces a computation where it is defined, under the traces then running, and embeds it
+// unchanged wherever it is used: a run-time computation made inside a run-time trace is traced as
+// that trace's child at once, not again where it is used (here inside another `h`, which would
+// rename it h_1).
+TEST_CASE("a run-time computation made inside a run-time trace is named where it is made",
+          "[runtime]") {
+  const std::int32_t k = 1;
+  const auto m = ctff::computation<"m", std::int32_t>([k](auto x) {
+    const auto inner = ctff::computation<"h", std::int32_t>([k](auto y) {
+      static_cast<void>(k);
+      return y;
+    });
+    const auto outer = ctff::computation<"h", std::int32_t>([k, &inner](auto y) {
+      static_cast<void>(k);
+      return inner(y);
+    });
+    return outer(x);
+  });
+  ctff_test::require_parses(m.bytes());
+  CHECK(m.compact() ==
+        "(m_arg -> (let fc_m_symbol_0=(h_arg -> (let fc_h_symbol_0=(h_arg -> h_arg)(h_arg) in "
+        "fc_h_symbol_0))(m_arg) in fc_m_symbol_0))");
+}
+
+namespace {
+
+// Local computations, one capturing another by reference, called on constants only: the context
+// of the constants joins the trace when the traced function has returned and the locals are gone.
+constexpr auto locals_on_constants = ctff::computation<"outer">([] {
+  std::int32_t k = 1;
+  const auto c0 = ctff::computation<"c0", std::int32_t>([k](auto y) { return y + k; });
+  const auto c1 = ctff::computation<"c1", std::int32_t>([&c0](auto y) { return c0(y); });
+  return ctff::federated_map(c1, ctff::federated_value(3, ctff::CLIENTS));
+});
+
+// Called on constants inside another computation called on constants (nested floating contexts).
+constexpr auto nested_on_constants = ctff::computation<"outer">([] {
+  std::int32_t k = 1;
+  const auto c0 = ctff::computation<"c0", std::int32_t>([k](auto y) { return y + k; });
+  const auto c1 = ctff::computation<"c1", std::int32_t>([&c0](auto) {
+    return ctff::federated_value(c0(5), ctff::SERVER);
+  });
+  return c1(2);
+});
+
+}  // namespace
+
+TEST_CASE("local computations called on constants only outlive nothing", "[runtime]") {
+  const std::int32_t one = 1;
+  const auto r = ctff::computation<"outer">([one] {
+    const auto c0 = ctff::computation<"c0", std::int32_t>([one](auto y) { return y + one; });
+    const auto c1 = ctff::computation<"c1", std::int32_t>([&c0](auto y) { return c0(y); });
+    return ctff::federated_map(c1, ctff::federated_value(3, ctff::CLIENTS));
+  });
+  ctff_test::require_same_outputs(r, locals_on_constants);
+  const auto nested = ctff::computation<"outer">([one] {
+    const auto c0 = ctff::computation<"c0", std::int32_t>([one](auto y) { return y + one; });
+    const auto c1 = ctff::computation<"c1", std::int32_t>([&c0](auto) {
+      return ctff::federated_value(c0(5), ctff::SERVER);
+    });
+    return c1(2);
+  });
+  ctff_test::require_same_outputs(nested, nested_on_constants);
+}

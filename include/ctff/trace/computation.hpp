@@ -634,9 +634,10 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       c.embeds.push_back(embed{});
       auto* check = new checked_embed<N>;
       c.deferred.push_back(check);
+      auto* const outer_log = c.name_log;
       c.name_log = &check->names;
       trace_nested<N, Fn, P>(c, comp.fn_, index);
-      c.name_log = nullptr;
+      c.name_log = outer_log;
       return embedded_node(c, index);
     }
     // Made during constant evaluation (not traced on its own), or as for computation_t unless
