@@ -93,9 +93,14 @@ inline const char*& pending_trace_error() {
 // (A template: g++ rejects a non-template constexpr function that names a non-constexpr one.)
 template <int = 0>
 constexpr void trace_error(const char* what, bool at_once = false) {
-  if (std::is_constant_evaluated()) throw what;
-  if (at_once) throw trace_failure(what);
-  if (!pending_trace_error()) pending_trace_error() = what;
+  // (Written so that g++ sees a path that is a constant expression: otherwise its report explains
+  // why the function never is one, repeating the whole evaluation chain.)
+  if (std::is_constant_evaluated()) {
+    if (what) throw what;
+  } else {
+    if (at_once) throw trace_failure(what);
+    if (!pending_trace_error()) pending_trace_error() = what;
+  }
 }
 
 // The run-time trace being recorded on this thread (the innermost), or null: a run-time

@@ -1,0 +1,148 @@
+// The outputs of a captureless computation C (C::fn_type, C::param_type, C::name()), each a
+// constant: the recorded graph, the bytes, the compact and formatted texts and the structural
+// drawing, with their sizes.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "ctff/ast/frozen_graph.hpp"
+#include "ctff/ast/print.hpp"
+#include "ctff/ast/serialize.hpp"
+#include "ctff/ast/structural.hpp"
+#include "ctff/trace/trace_into.hpp"
+
+namespace ctff::detail {
+
+// Static storage of a captureless computation's outputs. Each size and each output is its own
+// variable template, so each is a separate constant evaluation with its own step budget: one trace
+// plus one output, never all of them at once.
+// The trace runs twice, to size the constant holding the recorded graph, then to fill it; every
+// output copies that graph (ast/frozen_graph.hpp) instead of tracing again.
+template <class C>
+constexpr std::uint32_t trace_live(trace_ctx& ctx) {
+  return trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
+}
+
+template <class C>
+inline constexpr graph_shape graph_shape_v = [] {
+  trace_ctx ctx;
+  const auto root = trace_live<C>(ctx);
+  return shape_of(ctx, root);
+}();
+
+template <class C>
+inline constexpr auto frozen_v = [] {
+  trace_ctx ctx;
+  trace_live<C>(ctx);
+  return freeze<graph_shape_v<C>>(ctx);
+}();
+
+// The recorded graph of C, read in place by every output, and its root.
+template <class C>
+constexpr frozen_read static_graph() {
+  return read_frozen(frozen_v<C>);
+}
+
+template <class C>
+inline constexpr std::size_t wire_size_v = [] {
+  const frozen_read f = static_graph<C>();
+  return serializer(f.g).size(f.root);
+}();
+
+template <class C, bool Formatted>
+inline constexpr std::size_t comp_text_size_v = [] {
+  const frozen_read f = static_graph<C>();
+  text_sink t{};
+  t.formatted = Formatted;
+  printer(f.g).print(f.root, t);
+  return t.n;
+}();
+
+template <class C>
+inline constexpr auto wire_v = [] {
+#if defined(__clang__)
+  std::array<unsigned char, wire_size_v<C>> out{};
+#else
+  // g++ keeps a constant array's elements in order of first write; writing back to front would
+  // insert each byte before all others (quadratic). An array made by bit_cast has every element
+  // already, so each write is a plain update; g++ builds it natively, several times faster than
+  // a loop touching each byte (the array is rounded up to whole words: bytes() knows the size).
+  constexpr std::size_t words = (wire_size_v<C> + 7) / 8;
+  auto out = std::bit_cast<std::array<unsigned char, words * 8>>(std::array<std::uint64_t, words>{});
+#endif
+  const frozen_read f = static_graph<C>();
+  serializer(f.g).write_into(f.root, out.data(), wire_size_v<C>);
+  return out;
+}();
+
+// `Encoded`: the formatted text for embedding (text_sink::encode_breaks; same size).
+template <class C, bool Formatted, bool Encoded = false>
+inline constexpr auto text_out_v = [] {
+  std::array<char, comp_text_size_v<C, Formatted> + 1> out{};
+  const frozen_read f = static_graph<C>();
+  text_sink t{out.data()};
+  t.formatted = Formatted;
+  t.encode_breaks = Encoded;
+  printer(f.g).print(f.root, t);
+  return out;
+}();
+
+// Whether the formatted text for embedding differs from the formatted text: only when a literal
+// spans lines, which shows in the compact text.
+template <class C>
+inline constexpr bool literal_breaks_v = [] {
+  for (char c : C::compact())
+    if (c == '\n') return true;
+  return false;
+}();
+
+
+// The structural drawing (ast/structural.hpp), laid out once: the pieces are counted (a walk of
+// the tree), laid out into a constant, then written as text, plain or encoded for embedding;
+// each its own evaluation.
+template <class C>
+inline constexpr std::size_t structural_pieces_v = [] {
+  const frozen_read f = static_graph<C>();
+  return structural_writer::count_pieces(f.g, f.root);
+}();
+
+template <std::size_t N>
+struct structural_layout {
+  std::array<drawn_piece, N> pieces{};
+  std::size_t size = 0;  // characters of the text
+  bool breaks = false;   // a row holds a line break (a multi-line literal)
+  bool counted = false;  // N is the number of pieces laid out (count_pieces agrees)
+};
+
+template <class C>
+inline constexpr auto structural_layout_v = [] {
+  const frozen_read f = static_graph<C>();
+  const structural_writer w(f.g, f.root, false);
+  structural_layout<structural_pieces_v<C>> out{};
+  out.counted = w.piece_count() == out.pieces.size();
+  if (out.counted) w.drawn(out.pieces.data());
+  out.size = w.size();
+  out.breaks = w.has_breaks();
+  return out;
+}();
+
+struct structural_info {
+  std::size_t size = 0;
+  bool breaks = false;
+};
+template <class C>
+inline constexpr structural_info structural_info_v{structural_layout_v<C>.size,
+                                                   structural_layout_v<C>.breaks};
+
+template <class C, bool Encoded>
+inline constexpr auto structural_v = [] {
+  constexpr auto& l = structural_layout_v<C>;
+  static_assert(l.counted, "ctff: internal error: count_pieces disagrees with the layout");
+  return structural_writer(static_graph<C>().g, Encoded, structural_writer::labels_only{})
+      .text<l.size>(l.pieces.data(), l.pieces.size());
+}();
+
+}  // namespace ctff::detail
