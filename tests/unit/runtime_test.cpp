@@ -327,3 +327,48 @@ TEST_CASE("local computations called on constants only outlive nothing", "[runti
   });
   ctff_test::require_same_outputs(nested, nested_on_constants);
 }
+
+namespace {
+
+// A polymorphic computation called on constants only, named like the enclosing trace: traced
+// when its context joins the trace (it has no captures), as p_1.
+constexpr auto poly_on_constants = ctff::computation<"p">([] {
+  const auto p = ctff::polymorphic<"p">([](auto y) { return y + 1; });
+  return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
+});
+
+}  // namespace
+
+// With captures (here a local computation, by reference) it is traced at once, under the trace
+// running then at run time (its captures are gone when the context of the constants joins the
+// trace, after the traced function returned); at compile time under no trace, which is the same
+// as long as no enclosing name is related (else a ctff: error, see compile_fail/).
+TEST_CASE("polymorphic computations with captures called on constants only", "[runtime]") {
+  const std::int32_t one = 1;
+  const auto r = ctff::computation<"p">([one] {
+    const auto add = ctff::computation<"add", std::int32_t>([one](auto y) { return y + one; });
+    const auto p = ctff::polymorphic<"p">([&add, one](auto y) {
+      static_cast<void>(add);
+      return y + one;
+    });
+    return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
+  });
+  ctff_test::require_same_outputs(r, poly_on_constants);
+  STATIC_REQUIRE(poly_on_constants.compact() ==
+                 "( -> (let fc_p_symbol_0=federated_value_at_clients(3),fc_p_symbol_1=federated_map(<"
+                 "(p_1_arg -> (let fc_p_1_symbol_0=generic_plus(<p_1_arg,1>) in fc_p_1_symbol_0)),"
+                 "fc_p_symbol_0>) in fc_p_symbol_1))");
+
+  constexpr auto at_compile_time = ctff::computation<"outer">([] {
+    std::int32_t k = 1;
+    const auto c0 = ctff::computation<"c0", std::int32_t>([k](auto y) { return y + k; });
+    const auto p = ctff::polymorphic<"q">([&c0](auto y) { return c0(y); });
+    return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
+  });
+  const auto at_run_time = ctff::computation<"outer">([one] {
+    const auto c0 = ctff::computation<"c0", std::int32_t>([one](auto y) { return y + one; });
+    const auto p = ctff::polymorphic<"q">([&c0](auto y) { return c0(y); });
+    return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
+  });
+  ctff_test::require_same_outputs(at_run_time, at_compile_time);
+}

@@ -218,8 +218,10 @@ template <fixed_string Name, class Body, class P>
 constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index);
 template <fixed_string Name, class Body, class P>
 struct deferred_trace;
-template <fixed_string Name>
-struct checked_embed;
+template <fixed_string Name, class Body, class P>
+constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index);
+template <fixed_string Name, class Fn, class Body, class P>
+constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index);
 
 template <fixed_string N, class Fn, class P>
 struct convert<computation_t<N, Fn, P>> {
@@ -267,18 +269,10 @@ struct convert<runtime_computation_t<N, Fn, P>> {
   using type = typename C::type;
   static constexpr void collect(const C&, bool, scratch<operand>&) {}
   static constexpr std::uint32_t make(trace_ctx& c, const C& comp) {
-    if (!comp.out_ && c.floating) {
-      // Made during constant evaluation and used on constants only: traced now, while what its
-      // function captures lives (the context joins its trace later, perhaps after the traced
-      // function returned), and checked when it joins.
+    if (!comp.out_ && c.floating) {  // made during constant evaluation, used on constants only
       const auto index = static_cast<std::uint32_t>(c.embeds.size());
       c.embeds.push_back(embed{});
-      auto* check = new checked_embed<N>;
-      c.deferred.push_back(check);
-      auto* const outer_log = c.name_log;
-      c.name_log = &check->names;
-      trace_nested<N, Fn, P>(c, comp.fn_, index);
-      c.name_log = outer_log;
+      trace_floating<N, Fn, P>(c, comp.fn_, index);
       return embedded_node(c, index);
     }
     // Made during constant evaluation (not traced on its own), or as for computation_t unless
@@ -288,7 +282,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       const auto index = static_cast<std::uint32_t>(c.embeds.size());
       c.embeds.push_back(embed{});
       if (c.floating)
-        c.deferred.push_back(new deferred_trace<N, Fn, P>(comp.fn_, index));
+        trace_in_floating<N, Fn, Fn, P>(c, comp.fn_, index);
       else
         trace_nested<N, Fn, P>(c, comp.fn_, index);
       return embedded_node(c, index);

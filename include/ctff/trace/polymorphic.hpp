@@ -123,20 +123,21 @@ struct deferred_trace final : deferred_embed {
   }
 };
 
-// A computation made during constant evaluation and used in a floating context, traced at once
-// (see convert<runtime_computation_t>): checks, when the context joins its trace, that no name of
-// that trace's chain could have renamed what was traced (`name_1`), conservatively: no traced name
-// equal to an enclosing one, or one of them the other followed by '_'.
-template <fixed_string Name>
+// A function with captures used in a floating context, traced at once (trace_floating): checks,
+// when the context joins its trace, that no name of that trace's chain could have renamed what
+// was traced (`name_1`), conservatively: no traced name equal to an enclosing one, or one of them
+// the other followed by '_'. At run time the names were those of the trace then running: nothing
+// to check when the context joins that one.
 struct checked_embed final : deferred_embed {
   scratch<std::string_view> names;  // of the traces nested under the floating context
+  const trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
   constexpr ~checked_embed() override {}  // (as deferred_trace's)
   static constexpr bool related(std::string_view a, std::string_view b) {
     if (a.size() < b.size()) std::swap(a, b);
     return same_text(a.substr(0, b.size()), b) && (a.size() == b.size() || a[b.size()] == '_');
   }
   constexpr void run(trace_ctx& into) const override {
-    for (const trace_ctx* p = &into; p; p = p->parent)
+    for (const trace_ctx* p = assumed == &into ? nullptr : &into; p; p = p->parent)
       for (std::string_view n : names)
         if (related(p->name, n))
           trace_error("ctff: a computation with captures made during a compile-time trace and called on constants only is named like an enclosing computation (or a computation it uses is): C++ traces it before it knows the enclosing names; rename it", true);
@@ -149,6 +150,33 @@ struct checked_embed final : deferred_embed {
       }
   }
 };
+
+// Traces `body` for a use in the floating context c, at once rather than when c joins its trace:
+// the body's captures may refer to locals of the traced function, gone by then. Under the trace
+// running now at run time (active_trace(), the one c will join), under none at compile time.
+template <fixed_string Name, class Body, class P>
+constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index) {
+  auto* check = new checked_embed;
+  c.deferred.push_back(check);
+  if (!std::is_constant_evaluated()) check->assumed = active_trace();
+  auto* const outer_log = c.name_log;
+  const trace_ctx* const outer_parent = c.parent;
+  c.name_log = &check->names;
+  c.parent = check->assumed;
+  trace_nested<Name, Body, P>(c, body, index);
+  c.parent = outer_parent;
+  c.name_log = outer_log;
+}
+
+// A use in a floating context: a function without captures is traced when the context joins its
+// trace (then its names are known), any other at once (trace_floating).
+template <fixed_string Name, class Fn, class Body, class P>
+constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index) {
+  if constexpr (std::is_empty_v<Fn>)
+    c.deferred.push_back(new deferred_trace<Name, Body, P>(body, index));
+  else
+    trace_floating<Name, Body, P>(c, body, index);
+}
 
 // One concrete use of a polymorphic computation: a function value of type (P -> R).
 template <fixed_string Name, class Fn, class P, bool Unpack>
@@ -183,7 +211,7 @@ struct convert<poly_instance<N, Fn, P, U>> {
     const auto index = static_cast<std::uint32_t>(c.embeds.size());
     c.embeds.push_back(embed{});
     if (c.floating) {
-      c.deferred.push_back(new deferred_trace<N, typename C::body_type, P>(x.body(), index));
+      trace_in_floating<N, Fn, typename C::body_type, P>(c, x.body(), index);
     } else {
       trace_nested<N, typename C::body_type, P>(c, x.body(), index);
     }
