@@ -732,7 +732,7 @@ class Program:
             # another callee) is traced by Python as name_1, unlike the callee defined outside.
             self.rng_types = random.Random(zlib.crc32(f"{self.seed}/{self.main.cid}/ct".encode()))
             decl = self.comp_decl(self.main, rt=False)
-            callees = ["  int k = ctff_diff::constant_int();"]
+            callees = ["  int k = ctff_diff::constant_int();"]  # (at run time: the captured k)
             for c in self.comps:
                 self.rng_types = random.Random(zlib.crc32(f"{self.seed}/{c.cid}/rt".encode()))
                 d = self.comp_decl(c, rt=True)
@@ -745,7 +745,22 @@ class Program:
             out.append("static_assert(ctff_diff::evaluated(inner_main));")
             out.append("void inner_outputs(ctff_diff::outputs& o) { ctff_diff::fill(o, inner_main); }")
             inner = "&inner_outputs"
-        out.append(f"const bool registered = ctff_diff::add({{{self.seed}ull, &ct_outputs, &rt_outputs, {inner}}});")
+            # The same at run time: each callee is traced when made, as a child of the main
+            # computation's run-time trace, and embedded as it is.
+            self.rng_types = random.Random(zlib.crc32(f"{self.seed}/{self.main.cid}/ct".encode()))
+            decl = self.comp_decl(self.main, rt=False)
+            assert "([](" in decl[0]
+            decl[0] = "  const auto rt_inner_main = " + decl[0].replace("([](", "([k](", 1)
+            out.append("void rt_inner_outputs(ctff_diff::outputs& o) {")
+            out.append("  const int k = ctff_diff::runtime_int();")
+            out += [decl[0]] + ["  " + l for l in callees[1:]] + ["  " + l for l in decl[1:]]
+            out[-1] += ";"
+            out.append("  ctff_diff::fill(o, rt_inner_main);")
+            out.append("}")
+            rt_inner = "&rt_inner_outputs"
+        else:
+            rt_inner = "nullptr"
+        out.append(f"const bool registered = ctff_diff::add({{{self.seed}ull, &ct_outputs, &rt_outputs, {inner}, {rt_inner}}});")
         out.append(f"}}  // namespace {ns}")
         return "\n".join(out)
 

@@ -26,7 +26,8 @@ struct program {
   std::uint64_t seed;
   void (*ct)(outputs&);
   void (*rt)(outputs&);
-  void (*inner)(outputs&);  // the callees made inside the compile-time main computation, or null
+  void (*inner)(outputs&);     // the callees made inside the compile-time main computation, or null
+  void (*rt_inner)(outputs&);  // the same at run time, or null
 };
 
 std::vector<program>& registry();

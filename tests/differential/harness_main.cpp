@@ -204,6 +204,15 @@ int main(int argc, char** argv) {
       p.inner(in);
       print("inner", in);
     }
+    if (p.rt_inner) {
+      ctff_diff::outputs in;
+      try {
+        p.rt_inner(in);
+        print("rtinner", in);
+      } catch (const std::exception& e) {
+        std::printf("rtinner.error %s\n", e.what());
+      }
+    }
     std::printf("end\n");
     std::fflush(stdout);
   }

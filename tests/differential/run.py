@@ -403,9 +403,10 @@ class Driver:
                     if not any(k.startswith("crash") for k, _ in self.failures.get(seed, [])):
                         self.fail(seed, f"missing output ({n})", "no output")
                     continue
-                if "rt.error" in r:
-                    self.fail(seed, f"run-time trace threw ({n})", r["rt.error"])
-                for w in ("ct", "rt", "inner"):
+                for w in ("rt", "rtinner"):
+                    if f"{w}.error" in r:
+                        self.fail(seed, f"run-time trace threw ({n}, {w})", r[f"{w}.error"])
+                for w in ("ct", "rt", "inner", "rtinner"):
                     p = r.get(f"{w}.parse")
                     if p is not None and p != "ok":
                         self.fail(seed, f"{w} bytes do not parse ({n})", p)
