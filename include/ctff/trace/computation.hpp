@@ -64,10 +64,11 @@ class computation_t {
   }
 };
 
-// A computation over a lambda with captures: traced once, at run time, when constructed.
-// Made inside a compile-time trace (during constant evaluation), it traces nothing itself: the
-// enclosing trace traces its function in place, as Python traces a computation defined inside
-// another one; hence a literal type, its outputs held through a pointer.
+// A computation over a lambda with captures: traced once, at run time, when constructed (inside
+// a run-time trace, as that trace's child: see runtime_outputs::trace). Made inside a
+// compile-time trace (during constant evaluation), it traces nothing itself: the enclosing trace
+// traces its function in place, as Python traces a computation defined inside another one; hence
+// a literal type, its outputs held through a pointer.
 template <fixed_string Name, class Fn, class P>
 class runtime_computation_t {
  public:
