@@ -2,7 +2,7 @@
 // on a constant only: traced before its enclosing names are known, so its name (Python: c_1)
 // cannot be told.
 // expect-mode: trace
-// expect: ctff: a computation with captures made during a compile-time trace and called on constants only is named like an enclosing computation
+// expect: ctff: a computation with captures called on constants only is named like an enclosing computation
 #include <cstdint>
 
 #include <ctff/ctff.hpp>

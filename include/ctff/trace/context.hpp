@@ -37,8 +37,8 @@ struct deferred_embed {
 
 struct trace_ctx : graph {
   const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
-  // Where nested traces under this one log their names (floating only, see convert.hpp's
-  // checked_embed); null otherwise.
+  // Where nested traces under this one log their names (floating only, while trace_floating in
+  // trace/polymorphic.hpp traces into it); null otherwise.
   scratch<std::string_view>* name_log = nullptr;
   bool floating = false;
   bool named = false;                 // floating only: reached an operation through a variable

@@ -140,7 +140,7 @@ struct checked_embed final : deferred_embed {
     for (const trace_ctx* p = assumed == &into ? nullptr : &into; p; p = p->parent)
       for (std::string_view n : names)
         if (related(p->name, n))
-          trace_error("ctff: a computation with captures made during a compile-time trace and called on constants only is named like an enclosing computation (or a computation it uses is): C++ traces it before it knows the enclosing names; rename it", true);
+          trace_error("ctff: a computation with captures called on constants only is named like an enclosing computation (or a computation it uses is): C++ traced it before it knew the enclosing names, as a compile-time trace does; rename it", true);
     // Joined a trace that is itself traced early (nested floating uses): its names are checked
     // again when that one joins.
     for (const trace_ctx* p = &into; p; p = p->parent)
