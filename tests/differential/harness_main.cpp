@@ -172,6 +172,19 @@ void print(const char* which, const ctff_diff::outputs& o) {
   }
 }
 
+// Runs a variant that may throw (a run-time trace) and prints its outputs or `<which>.error`.
+void run_and_print(const char* which, void (*variant)(ctff_diff::outputs&)) {
+  ctff_diff::outputs o;
+  try {
+    variant(o);
+    print(which, o);
+  } catch (const std::exception& e) {
+    std::printf("%s.error %s\n", which, e.what());
+  } catch (...) {
+    std::printf("%s.error (unknown exception)\n", which);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,31 +201,9 @@ int main(int argc, char** argv) {
     p.ct(ct);
     print("ct", ct);
     std::fflush(stdout);
-    ctff_diff::outputs rt;
-    try {
-      p.rt(rt);
-      print("rt", rt);
-    } catch (const std::exception& e) {
-      std::printf("rt.error %s\n", e.what());
-    } catch (const char* e) {
-      std::printf("rt.error %s\n", e);
-    } catch (...) {
-      std::printf("rt.error (unknown exception)\n");
-    }
-    if (p.inner) {
-      ctff_diff::outputs in;
-      p.inner(in);
-      print("inner", in);
-    }
-    if (p.rt_inner) {
-      ctff_diff::outputs in;
-      try {
-        p.rt_inner(in);
-        print("rtinner", in);
-      } catch (const std::exception& e) {
-        std::printf("rtinner.error %s\n", e.what());
-      }
-    }
+    run_and_print("rt", p.rt);
+    if (p.inner) run_and_print("inner", p.inner);
+    if (p.rt_inner) run_and_print("rtinner", p.rt_inner);
     std::printf("end\n");
     std::fflush(stdout);
   }

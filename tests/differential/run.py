@@ -403,7 +403,7 @@ class Driver:
                     if not any(k.startswith("crash") for k, _ in self.failures.get(seed, [])):
                         self.fail(seed, f"missing output ({n})", "no output")
                     continue
-                for w in ("rt", "rtinner"):
+                for w in ("rt", "inner", "rtinner"):
                     if f"{w}.error" in r:
                         self.fail(seed, f"run-time trace threw ({n}, {w})", r[f"{w}.error"])
                 for w in ("ct", "rt", "inner", "rtinner"):
