@@ -1,5 +1,5 @@
 // The data one trace records: nodes, struct elements, literals, bindings and embedded
-// computations. Everything is index based, so it can live in constexpr std::vectors.
+// computations. Everything is index based, so it can live in constexpr growable arrays (scratch).
 #pragma once
 
 #include <cstddef>

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 #include "ctff/ast/float_format.hpp"
 #include "ctff/ast/literal.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
@@ -137,7 +137,7 @@ constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
 // Fills the layout from the shown elements: part 0 of each (floats, real parts) or part 1
 // (imaginary parts).
 constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
-                                         const std::vector<std::uint32_t>& shown, std::uint32_t part,
+                                         const scratch<std::uint32_t>& shown, std::uint32_t part,
                                          bool sign) {
   const std::uint32_t w = slots_per_value(dt);
   auto parts_at = [&](std::uint32_t i) { return float_parts_of(dt, vals[i * w + part]); };
@@ -456,8 +456,8 @@ class array_printer {
   std::uint32_t w_, rank_;
   const std::uint64_t* vals_;
   const std::int64_t* dims_;
-  std::vector<std::uint64_t> strides_, shown_n_;
-  std::vector<std::uint32_t> shown_;
+  scratch<std::uint64_t> strides_, shown_n_;
+  scratch<std::uint32_t> shown_;
   float_layout real_{}, imag_{};
   int int_width_ = 0;
   std::size_t col_ = 0, pending_ = 0;

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <string_view>
-#include <vector>
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/scratch.hpp"
@@ -207,10 +206,12 @@ using serializer = basic_serializer<back_sink>;
 inline void write_growing(const graph_view& g, std::uint32_t root, growing_back_sink& out) {
   basic_serializer<growing_back_sink>(g).write_back(root, out);
 }
-inline std::vector<unsigned char> runtime_bytes(const graph_view& g, std::uint32_t root) {
+inline scratch<unsigned char> runtime_bytes(const graph_view& g, std::uint32_t root) {
   growing_back_sink out(64 + 24 * g.nodes.size() + g.byte_pool.size());
   write_growing(g, root, out);
-  return std::vector<unsigned char>(out.data(), out.data() + out.size());
+  scratch<unsigned char> bytes;
+  bytes.append(out.data(), out.size());
+  return bytes;
 }
 
 }  // namespace ctff::detail

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/drawing_sink.hpp"
@@ -176,7 +175,7 @@ class structural_writer {
         if constexpr (std::is_same_v<Sink, text_sink>) {
           print_literal(g_, g_.lits.p[n.a], s);
         } else {
-          std::vector<char> buf;
+          scratch<char> buf;
           buf.assign(static_cast<std::size_t>(len) - 5, ' ');
           text_sink t{buf.data()};
           print_literal(g_, g_.lits.p[n.a], t);
@@ -624,7 +623,7 @@ class structural_writer {
     // Only a literal's label can break a line: print it to find out.
     text_sink count{};
     put_label(piece::node, i, 0, count);
-    std::vector<char> buf;
+    scratch<char> buf;
     buf.assign(count.n, ' ');
     text_sink s{buf.data()};
     put_label(piece::node, i, 0, s);

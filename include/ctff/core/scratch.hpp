@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <type_traits>
 
 #include "ctff/core/copy.hpp"
 
@@ -21,9 +20,9 @@ namespace ctff::detail {
 
 template <class T>
 class scratch {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+  static_assert(trivially_copyable_v<T> && trivially_destructible_v<T>,
                 "ctff: internal error: scratch<T> holds trivially copyable, destructible T");
-  static constexpr bool plain = std::is_trivially_default_constructible_v<T>;
+  static constexpr bool plain = trivially_default_constructible_v<T>;
 
  public:
   using value_type = T;

@@ -86,13 +86,19 @@ concept has_constant_member_addresses = requires {
 #endif
 
 // The text after a member's name is the same for every member on a given compiler (g++ adds
-// `)}; std::string_view = ...]`, clang `}]`): measure it once on a probe member.
+// `)}; std::string_view = ...]`, clang `}]`): measure it once on a probe member. A variable
+// template of the reflected type whose probe does not depend on it (name_probe<void> for every
+// T): the probe is read once, and only by a program that reflects a struct (a TU that includes
+// ctff and reflects none instantiates nothing of PFR).
+template <class>
 struct name_probe {
   int ctff_name_probe;
 };
 
+template <class T>
 inline constexpr std::size_t pretty_suffix_size = [] {
-  constexpr std::string_view text = pretty_member_of<name_probe, 0>();
+  constexpr std::string_view text =
+      pretty_member_of<name_probe<std::conditional_t<sizeof(T) != 0, void, T>>, 0>();
   constexpr std::string_view probe = "ctff_name_probe";
   return text.size() - text.rfind(probe) - probe.size();
 }();
@@ -106,7 +112,7 @@ constexpr bool is_identifier_char(char c) {
 template <class T, std::size_t I>
 consteval std::string_view member_name() {
   std::string_view text = pretty_member_of<T, I>();
-  text.remove_suffix(pretty_suffix_size);
+  text.remove_suffix(pretty_suffix_size<T>);
   std::size_t begin = text.size();
   while (begin != 0 && is_identifier_char(text[begin - 1])) --begin;
   return text.substr(begin);
@@ -272,7 +278,7 @@ template <class T, std::size_t M, std::size_t I>
 consteval std::string_view counted_member_name() {
   std::string_view text = pretty_member<member_address{&boost::pfr::detail::sequence_tuple::get<I>(
       boost::pfr::detail::tie_as_tuple(fake_object<T>.value, boost::pfr::detail::size_t_<M>{}))}>();
-  text.remove_suffix(pretty_suffix_size);
+  text.remove_suffix(pretty_suffix_size<T>);
   std::size_t begin = text.size();
   while (begin != 0 && is_identifier_char(text[begin - 1])) --begin;
   return text.substr(begin);

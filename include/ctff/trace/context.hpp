@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/trace/error.hpp"
@@ -48,7 +47,7 @@ struct trace_ctx : graph {
   // Handle events (track): counted, so that the traced function's result can tell its locals,
   // which die after it is made, from a helper's, which die before (alive_after, trace_into).
   std::uint32_t events = 0, alive_after = 0;
-  std::vector<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
+  scratch<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
 
   constexpr trace_ctx() = default;
   trace_ctx(const trace_ctx&) = delete;

@@ -89,7 +89,8 @@ constexpr std::uint32_t literal_node(trace_ctx& c, const X& x) {
   n.kind = node_kind::literal;
   n.a = static_cast<std::uint32_t>(c.lits.size() - 1);
   if constexpr (std::is_array_v<X>) {
-    return c.add_typed<tensor<dtype::str>>(n);
+    // Dependent on X: a non-dependent type here would be described when the header is read.
+    return c.add_typed<std::conditional_t<sizeof(X) != 0, tensor<dtype::str>, X>>(n);
   } else {
     return c.add_typed<tff_t<X>>(n);
   }

@@ -19,7 +19,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
@@ -48,13 +47,13 @@ constexpr bool same_context_name(std::string_view a, std::uint32_t ka, std::stri
   spell_context_name(ca, a, ka);
   spell_context_name(cb, b, kb);
   if (ca.n != cb.n) return false;
-  std::vector<char> x, y;
+  scratch<char> x, y;
   x.assign(ca.n, '\0');
   y.assign(cb.n, '\0');
   text_sink wa{x.data()}, wb{y.data()};
   spell_context_name(wa, a, ka);
   spell_context_name(wb, b, kb);
-  return x == y;
+  return std::string_view(x.data(), x.size()) == std::string_view(y.data(), y.size());
 }
 
 // The suffix a new trace named `name` gets under `parent`: the smallest k such that `name[_k]`

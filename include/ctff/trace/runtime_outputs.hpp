@@ -7,7 +7,6 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
@@ -53,7 +52,7 @@ class runtime_outputs {
     bytes_ = runtime_bytes(ctx_, root_);
   }
 
-  byte_view bytes() const { return byte_view(bytes_); }
+  byte_view bytes() const { return byte_view(bytes_.data(), bytes_.size()); }
   // Whether it was traced inside another run-time trace (named under that trace's chain).
   bool inside() const { return inside_; }
 
@@ -98,7 +97,7 @@ class runtime_outputs {
   trace_ctx ctx_;
   std::uint32_t root_ = 0;
   bool inside_ = false;
-  std::vector<unsigned char> bytes_;
+  scratch<unsigned char> bytes_;
   mutable std::once_flag once_[3];
   mutable std::string text_[3];
   mutable std::once_flag structural_once_[2];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
@@ -168,7 +169,7 @@ template <class W>
 constexpr opaque_label make_label(const W& write, bool decimal) {
   byte_sink count{};
   write(count);
-  std::vector<unsigned char> buf;
+  scratch<unsigned char> buf;
   buf.assign(count.n, 0);
   byte_sink out{buf.data()};
   write(out);

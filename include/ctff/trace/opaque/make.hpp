@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
@@ -61,7 +62,7 @@ class owned_opaque {
     std::size_t total = 0;
     core_.visit_refs([&](const auto& r) { total += r.size(); });
     store_->reserve(total);
-    std::vector<std::size_t> at;
+    detail::scratch<std::size_t> at;
     core_.visit_refs([&](const auto& r) {
       at.push_back(store_->size());
       for (std::size_t i = 0; i != r.size(); ++i) store_->push_back(static_cast<char>(r[i]));
