@@ -236,6 +236,7 @@ constexpr void format_with_layout(small_text& t, const float_layout& f, const fl
 
 // array2string of an array literal (rank >= 1). (Hot paths index raw pointers and avoid small
 // helper calls: each call is costly in g++'s constant evaluation.)
+template <class = void>  // (a template as basic_printer in ast/print.hpp)
 class array_printer {
  public:
   constexpr array_printer(const graph_view& g, const lit& l, text_sink& s)
@@ -465,12 +466,13 @@ class array_printer {
 
 // numpy's str() of a literal. A line break inside a literal is kept as is, even in the compact
 // form (Python prints the same).
+template <class V = void>
 constexpr void print_literal(const graph_view& g, const lit& l, text_sink& s) {
   if (l.dim_count == 0) {
     print_scalar(g, l.dt, &g.vals[l.val_begin], s);
     return;
   }
-  array_printer(g, l, s).print();
+  array_printer<V>(g, l, s).print();
 }
 
 }  // namespace ctff::detail

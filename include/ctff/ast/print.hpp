@@ -15,9 +15,12 @@
 
 namespace ctff::detail {
 
-class printer {
+// A class template only so that a TU that includes ctff and prints nothing compiles none of it
+// (as basic_structural_writer).
+template <class = void>
+class basic_printer {
  public:
-  constexpr explicit printer(const graph_view& g) : g_(g), names_(g) {
+  constexpr explicit basic_printer(const graph_view& g) : g_(g), names_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
   }
@@ -145,5 +148,7 @@ class printer {
   std::string_view last_{};
   std::size_t last_breaks_ = 0;
 };
+
+using printer = basic_printer<>;
 
 }  // namespace ctff::detail

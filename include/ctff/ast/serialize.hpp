@@ -203,11 +203,14 @@ using serializer = basic_serializer<back_sink>;
 
 // Run time: the message rooted at `root`, written in one pass (no counting pass) into a buffer
 // that grows from a guess of its size.
-inline void write_growing(const graph_view& g, std::uint32_t root, growing_back_sink& out) {
-  basic_serializer<growing_back_sink>(g).write_back(root, out);
+// (Templates, so that a TU that traces nothing at run time compiles none of it.)
+template <class Sink = growing_back_sink>
+void write_growing(const graph_view& g, std::uint32_t root, Sink& out) {
+  basic_serializer<Sink>(g).write_back(root, out);
 }
-inline scratch<unsigned char> runtime_bytes(const graph_view& g, std::uint32_t root) {
-  growing_back_sink out(64 + 24 * g.nodes.size() + g.byte_pool.size());
+template <class Sink = growing_back_sink>
+scratch<unsigned char> runtime_bytes(const graph_view& g, std::uint32_t root) {
+  Sink out(64 + 24 * g.nodes.size() + g.byte_pool.size());
   write_growing(g, root, out);
   scratch<unsigned char> bytes;
   bytes.append(out.data(), out.size());

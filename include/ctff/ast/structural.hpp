@@ -42,11 +42,14 @@ struct drawn_piece {
   std::uint32_t a, from, to;
 };
 
-class structural_writer {
+// A class template only so that a TU that includes ctff and prints no drawing compiles none of
+// it (g++ analyses a template's members when they are instantiated, not when read).
+template <class = void>
+class basic_structural_writer {
  public:
   // Lays out the tree under `root`. `encoded`: write line breaks inside rows as structural_break
   // (the form embedded into other drawings) instead of '\n' (Python's text).
-  constexpr structural_writer(const graph_view& g, std::uint32_t root, bool encoded)
+  constexpr basic_structural_writer(const graph_view& g, std::uint32_t root, bool encoded)
       : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
@@ -58,7 +61,7 @@ class structural_writer {
   }
   // Only what labels need: to write a drawing laid out before (write_pieces).
   struct labels_only {};
-  constexpr structural_writer(const graph_view& g, bool encoded, labels_only)
+  constexpr basic_structural_writer(const graph_view& g, bool encoded, labels_only)
       : g_(g), names_(g), encoded_(encoded) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
@@ -710,7 +713,9 @@ class structural_writer {
 
 // As many as layout() makes places, but an embedded drawing counts its rows (drawn() gives each
 // row a piece). A tree walk: cheap next to the layout itself.
-constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::uint32_t root) {
+template <class V>
+constexpr std::size_t basic_structural_writer<V>::count_pieces(const graph_view& g,
+                                                               std::uint32_t root) {
   std::size_t n = 0;
   bool counted = false;
   std::string_view last{};  // the last embedded drawing counted, and its rows
@@ -764,5 +769,7 @@ constexpr std::size_t structural_writer::count_pieces(const graph_view& g, std::
   }
   return n;
 }
+
+using structural_writer = basic_structural_writer<>;
 
 }  // namespace ctff::detail

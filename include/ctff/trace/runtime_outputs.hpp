@@ -65,10 +65,11 @@ class runtime_outputs {
   }
 
   // `encoded`: the formatted text for embedding (text_sink::encode_breaks).
+  template <class Printer = printer>  // (a template: see basic_printer)
   std::string_view text(bool formatted, bool encoded = false) const {
     const int f = encoded ? 2 : formatted ? 1 : 0;
     std::call_once(once_[f], [&] {
-      printer p(ctx_);
+      Printer p(ctx_);
       text_sink count{};
       count.formatted = formatted;
       count.encode_breaks = encoded;
@@ -82,11 +83,13 @@ class runtime_outputs {
     return text_[f];
   }
 
-  // The structural drawing, plain or encoded for embedding (ast/structural.hpp).
+  // The structural drawing, plain or encoded for embedding (ast/structural.hpp). (A template:
+  // see basic_structural_writer.)
+  template <class Writer = structural_writer>
   std::string_view structural(bool encoded) const {
     const int f = encoded ? 1 : 0;
     std::call_once(structural_once_[f], [&] {
-      const structural_writer w(ctx_, root_, encoded);
+      const Writer w(ctx_, root_, encoded);
       structural_[f].assign(w.size(), '\0');
       w.write(structural_[f].data());
     });
