@@ -9,6 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -115,6 +116,7 @@ struct float_parts {
   double mag = 0;                // |value|, exact (every format here fits in a double)
 };
 
+CTFF_DEFER
 constexpr double scale2(double x, int e) {
   for (; e > 0; --e) x *= 2;
   for (; e < 0; ++e) x *= 0.5;
@@ -122,6 +124,7 @@ constexpr double scale2(double x, int e) {
 }
 
 // An IEEE binary format with `mbits` stored fraction bits and `ebits` exponent bits.
+CTFF_DEFER
 constexpr float_parts decompose(std::uint64_t bits, int mbits, int ebits) {
   float_parts p;
   const std::uint64_t fraction = bits & ((std::uint64_t{1} << mbits) - 1);
@@ -156,6 +159,7 @@ constexpr float_parts decompose(std::uint64_t bits, int mbits, int ebits) {
 }
 
 // The float formats of dtypes (complex ones: of their parts); v holds the bit pattern.
+CTFF_DEFER
 constexpr float_parts float_parts_of(dtype d, std::uint64_t v) {
   switch (d) {
     case dtype::float16: return decompose(v & 0xffff, 10, 5);
@@ -175,6 +179,7 @@ struct dragon_digits {
 enum class cutoff_mode : std::uint8_t { total, fraction };  // digits in all, or after the point
 
 // floor(log2(v)) * log10(2), floored: exact for |k| < 1650.
+CTFF_DEFER
 constexpr int floor_log10_pow2(int k) { return (k * 78913) >> 18; }
 
 // Dragon4 (Steele & White; Burger & Dybvig) as numpy runs it. unique: stop at the shortest digits
@@ -329,6 +334,7 @@ constexpr dragon_digits dragon4_with(const float_parts& p, bool unique, cutoff_m
   return out;
 }
 
+CTFF_DEFER
 constexpr dragon_digits dragon4(const float_parts& p, bool unique, cutoff_mode mode, int cutoff_max,
                                 int cutoff_min) {
   bool overflow = false;
@@ -353,6 +359,7 @@ struct float_options {
 };
 
 // Trims trailing zeros of the fraction as mode says; returns the fraction digits left.
+CTFF_DEFER
 constexpr int trim_zeros(small_text& t, int frac, trim_mode trim, bool drop_point) {
   if (trim == trim_mode::none || frac <= 0) return frac;
   while (t.c[t.n - 1] == '0') {
@@ -370,6 +377,7 @@ constexpr int trim_zeros(small_text& t, int frac, trim_mode trim, bool drop_poin
   return frac;
 }
 
+CTFF_DEFER
 constexpr void format_positional(small_text& out, const float_parts& p, const float_options& o) {
   small_text t;
   const bool has_sign = p.neg || o.sign;
@@ -414,6 +422,7 @@ constexpr void format_positional(small_text& out, const float_parts& p, const fl
   out.put(t.view());
 }
 
+CTFF_DEFER
 constexpr void format_scientific(small_text& out, const float_parts& p, const float_options& o) {
   const bool has_sign = p.neg || o.sign;
   if (o.pad_left > 1 + (has_sign ? 1 : 0)) out.spaces(o.pad_left - 1 - (has_sign ? 1 : 0));
@@ -455,6 +464,7 @@ constexpr void format_scientific(small_text& out, const float_parts& p, const fl
 }
 
 // numpy's dragon4_positional / dragon4_scientific, inf and nan included.
+CTFF_DEFER
 constexpr void format_float(small_text& out, const float_parts& p, const float_options& o) {
   if (p.nan) {
     out.put("nan");
@@ -475,6 +485,7 @@ constexpr void format_float(small_text& out, const float_parts& p, const float_o
 // numpy's scalar text: positional for 0 and 1e-4 <= |x| < 1e16, scientific otherwise, with the
 // shortest digits. (numpy compares |x| with long double 1e-4; a double, float or half lies on the
 // same side of it as of the double 1e-4.)
+CTFF_DEFER
 constexpr void format_float_either(small_text& out, const float_parts& p, trim_mode positional_trim,
                                    trim_mode scientific_trim, bool sign) {
   float_options o;
@@ -486,12 +497,14 @@ constexpr void format_float_either(small_text& out, const float_parts& p, trim_m
 }
 
 // str() of a numpy float scalar: `0.1`, `1.0`, `-0.0`, `1e-05`, `1e+16`, `nan`, `-inf`.
+CTFF_DEFER
 constexpr void format_float_scalar(small_text& out, const float_parts& p) {
   format_float_either(out, p, trim_mode::leave_one_zero, trim_mode::dpt_zeros, false);
 }
 
 // C++ `ostream << float` (printf %g, 6 significant digits): ml_dtypes' text of a bfloat16 scalar,
 // and of each element of a bfloat16 array. A nan prints without its sign.
+CTFF_DEFER
 constexpr void format_general6(small_text& out, const float_parts& p) {
   if (p.nan) {
     out.put("nan");

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/copy.hpp"
 
@@ -21,6 +22,7 @@ struct graph_shape {
   std::uint32_t root = 0;
 };
 
+CTFF_DEFER
 constexpr graph_shape shape_of(const graph& g, std::uint32_t root) {
   auto n = [](const auto& v) { return static_cast<std::uint32_t>(v.size()); };
   return graph_shape{n(g.nodes), n(g.elems),     n(g.lits),   n(g.dims),     n(g.vals),

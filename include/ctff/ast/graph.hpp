@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/node.hpp"
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/scratch.hpp"
@@ -57,14 +58,17 @@ struct graph {
   std::string_view name{};   // the context name: name, or name_<suffix> on a clash
   std::uint32_t suffix = 0;
 
+  CTFF_DEFER  // (as the functions: core/defer.hpp)
   constexpr std::uint32_t add(const node& n) {
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
   }
+  CTFF_DEFER
   constexpr std::uint32_t bind(std::uint32_t id) {
     bindings.push_back(id);
     return static_cast<std::uint32_t>(bindings.size() - 1);
   }
+  CTFF_DEFER
   constexpr std::uint32_t add_chars(std::string_view s) {
     auto at = static_cast<std::uint32_t>(chars.size());
     chars.append(s.data(), s.size());
@@ -133,6 +137,7 @@ struct graph_view {
 };
 
 // Digits of n, for spelling `fc_<name>_symbol_<n>`.
+CTFF_DEFER
 constexpr std::size_t decimal_digits(std::uint64_t n) {
   std::size_t k = 1;
   while (n >= 10) {

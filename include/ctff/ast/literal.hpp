@@ -3,12 +3,14 @@
 
 #include <cstdint>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
 
 // The Array field holding values of dtype d.
+CTFF_DEFER
 constexpr std::uint32_t list_field(dtype d) {
   switch (d) {
     case dtype::bool_: return 3;
@@ -33,6 +35,7 @@ constexpr std::uint32_t list_field(dtype d) {
 }
 
 // Values stored per element: two for complex numbers and strings (offset, length).
+CTFF_DEFER
 constexpr std::uint32_t slots_per_value(dtype d) {
   return (d == dtype::complex64 || d == dtype::complex128 || d == dtype::str) ? 2 : 1;
 }

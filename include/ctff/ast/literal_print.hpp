@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/float_format.hpp"
 #include "ctff/ast/literal.hpp"
 #include "ctff/core/scratch.hpp"
@@ -15,6 +16,7 @@ namespace ctff::detail {
 
 // A numpy bytes value as Python's repr writes it: b'...' (b"..." when it holds ' and no "). numpy
 // drops trailing NUL bytes of an 'S' value.
+CTFF_DEFER
 constexpr void put_bytes_repr(text_sink& s, std::string_view text) {
   while (!text.empty() && text.back() == '\0') text.remove_suffix(1);
   bool has_single = false, has_double = false;
@@ -48,10 +50,12 @@ constexpr void put_bytes_repr(text_sink& s, std::string_view text) {
   s.put(q);
 }
 
+CTFF_DEFER
 constexpr bool is_signed_int(dtype d) {
   return d == dtype::int8 || d == dtype::int16 || d == dtype::int32 || d == dtype::int64;
 }
 
+CTFF_DEFER
 constexpr void put_integer(small_text& t, dtype d, std::uint64_t v) {
   text_sink s{t.c + t.n};
   if (is_signed_int(d)) {
@@ -63,6 +67,7 @@ constexpr void put_integer(small_text& t, dtype d, std::uint64_t v) {
 }
 
 // str() of a numpy complex scalar: `(1+2j)`, `(1.5-0.5j)`, `2j` (real part +0), `(nan+infj)`.
+CTFF_DEFER
 constexpr void format_complex_scalar(small_text& t, const float_parts& re, const float_parts& im) {
   constexpr auto dpt = trim_mode::dpt_zeros;
   if (!re.nan && !re.inf && re.mant == 0 && !re.neg) {
@@ -89,6 +94,7 @@ constexpr void format_complex_scalar(small_text& t, const float_parts& re, const
 }
 
 // One element as numpy's str() prints a scalar (or a 0-d array) of dtype d.
+CTFF_DEFER
 constexpr void print_scalar(const graph_view& g, dtype d, const std::uint64_t* v, text_sink& s) {
   small_text t;
   switch (d) {
@@ -126,6 +132,7 @@ struct float_layout {
 // numpy computes max/min in the array's dtype; is that quotient, rounded so, above 1000? (Exactly:
 // float32 rounds quotients within 2^-15 of 1000 down to it; float16 divides in float32, then rounds
 // to half, where the next value above 1000 is 1000.5. These products are exact in a double.)
+CTFF_DEFER
 constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
   switch (d) {
     case dtype::float16: return max_val > min_val * (1000.25 + 1.0 / 32768);
@@ -136,6 +143,7 @@ constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
 
 // Fills the layout from the shown elements: part 0 of each (floats, real parts) or part 1
 // (imaginary parts).
+CTFF_DEFER
 constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
                                          const scratch<std::uint32_t>& shown, std::uint32_t part,
                                          bool sign) {
@@ -204,6 +212,7 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
   return f;
 }
 
+CTFF_DEFER
 constexpr void format_with_layout(small_text& t, const float_layout& f, const float_parts& p) {
   if (p.nan || p.inf) {
     small_text r;

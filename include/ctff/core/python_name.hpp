@@ -13,12 +13,14 @@
 #include <cstddef>
 #include <string_view>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/core/diagnostic.hpp"
 #include "ctff/core/fixed_string.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
 
+CTFF_DEFER
 constexpr bool is_python_identifier(std::string_view s) {
   if (s.empty()) return false;
   for (std::size_t i = 0; i != s.size(); ++i) {
@@ -48,12 +50,14 @@ inline constexpr std::string_view struct_type_attributes[] = {
     "_elements", "_elements_cache", "_hash", "_hashable_from_init_args", "_is_protocol",
     "_name_array", "_name_to_index"};
 
+CTFF_DEFER
 constexpr bool is_python_keyword(std::string_view s) {
   for (std::string_view k : python_keywords)
     if (s == k) return true;
   return false;
 }
 
+CTFF_DEFER
 constexpr bool is_reserved_element_name(std::string_view s) {
   if (s.size() >= 4 && s.substr(0, 2) == "__" && s.substr(s.size() - 2) == "__") return true;
   for (std::string_view a : struct_type_attributes)
@@ -65,16 +69,19 @@ template <fixed_string Name>
 inline constexpr bool reserved_name_free = !is_reserved_element_name(Name.view());
 
 // A computation's name: its Python function's name.
+CTFF_DEFER
 constexpr bool is_valid_computation_name(std::string_view s) {
   return s == "<lambda>" || (is_python_identifier(s) && !is_python_keyword(s));
 }
 
 // A parameter's name: an identifier, and an element name of the parameter struct.
+CTFF_DEFER
 constexpr bool is_valid_parameter_name(std::string_view s) {
   return is_python_identifier(s) && !is_python_keyword(s) && !is_reserved_element_name(s);
 }
 
 // A struct element's name.
+CTFF_DEFER
 constexpr bool is_valid_element_name(std::string_view s) {
   return !s.empty() && !is_reserved_element_name(s);
 }

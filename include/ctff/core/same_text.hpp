@@ -8,8 +8,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/defer.hpp"
+
 namespace ctff::detail {
 
+CTFF_DEFER
 constexpr bool same_text(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   if (std::is_constant_evaluated() && !__builtin_constant_p(a.data() == b.data())) {

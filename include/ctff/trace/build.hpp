@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/trace/convert.hpp"
 
 namespace ctff::detail {
@@ -64,6 +65,7 @@ constexpr std::uint32_t unnamed_struct_node(trace_ctx& c, const std::uint32_t (&
 // R's would make every `poisoned<concrete type>()` on an error path instantiate and evaluate
 // that type's wire bytes as soon as the header is read (clang instantiates a constexpr function
 // named by a non-dependent call at once).
+CTFF_DEFER
 constexpr location poisoned_location() {
   trace_ctx* c = new_floating();
   node n{};

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/trace/error.hpp"
 #include "ctff/types/type_string.hpp"
@@ -72,6 +73,7 @@ struct location {
   std::uint32_t first = 0, last = 0;  // span of bindings its temporary subtree created
 };
 
+CTFF_DEFER
 constexpr location resolve(location l) {
   while (l.ctx && l.ctx->forward) {
     l.id += l.ctx->node_offset;
@@ -85,6 +87,7 @@ constexpr location resolve(location l) {
 // A run-time trace cannot throw from a destructor (value's); the error waits here until the trace
 // ends (trace/computation.hpp), unless `at_once` (nothing to trace on: thrown as trace_failure).
 // During constant evaluation it is thrown at once.
+CTFF_DEFER
 inline const char*& pending_trace_error() {
   thread_local const char* e = nullptr;
   return e;
@@ -105,6 +108,7 @@ constexpr void trace_error(const char* what, bool at_once = false) {
 // The run-time trace being recorded on this thread (the innermost), or null: a run-time
 // computation made inside it is traced as its child (Python traces a computation where it is
 // defined, under the traces then running).
+CTFF_DEFER
 inline trace_ctx*& active_trace() {
   thread_local trace_ctx* t = nullptr;
   return t;
@@ -126,9 +130,11 @@ struct active_trace_scope {
   }
 };
 
+CTFF_DEFER
 constexpr void retain(trace_ctx* c) {
   if (c && c->floating) ++c->refs;
 }
+CTFF_DEFER
 constexpr void release(trace_ctx* c) {
   while (c && c->floating && --c->refs == 0) {
     trace_ctx* next = c->forward;
@@ -141,6 +147,7 @@ constexpr void release(trace_ctx* c) {
 
 // Counts the value handles naming a node (a Reference to a bound call counts on the call), so that
 // restore_order can tell a binding that a variable still holds from one whose handles are gone.
+CTFF_DEFER
 constexpr void track(const location& l, int delta) {
   trace_ctx* c = l.ctx;
   if (!c) return;
@@ -154,6 +161,7 @@ constexpr void track(const location& l, int delta) {
   if (n->live == 0) n->died = c->events;
 }
 
+CTFF_DEFER
 constexpr trace_ctx* new_floating() {
   auto* c = new trace_ctx{};
   c->floating = true;
@@ -161,6 +169,7 @@ constexpr trace_ctx* new_floating() {
 }
 
 // Traces the deferred embeds of a context that now belongs to a real trace.
+CTFF_DEFER
 constexpr void run_deferred(trace_ctx& c) {
   while (!c.deferred.empty()) {
     struct owner {
@@ -173,6 +182,7 @@ constexpr void run_deferred(trace_ctx& c) {
 }
 
 // Appends everything `from` recorded to `to` and leaves `from` forwarding there.
+CTFF_DEFER
 constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto no = static_cast<std::uint32_t>(to.nodes.size());
   const auto eo = static_cast<std::uint32_t>(to.elems.size());

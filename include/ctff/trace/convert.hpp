@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/trace/literal.hpp"
 #include "ctff/trace/value.hpp"
 
@@ -84,6 +85,7 @@ constexpr void collect_tuple(const Tuple& t, [[maybe_unused]] bool temp, scratch
 // Records a Struct node of already made element nodes, named (names[i]) or unnamed. (`named` is
 // a flag, not a null test on `names`: g++'s -fsanitize=undefined makes comparing a static array's
 // address with null non-constant.)
+CTFF_DEFER
 constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, const std::string_view* names,
                                     bool named, std::size_t n, const unsigned char* type,
                                     std::size_t type_size) {
@@ -96,10 +98,12 @@ constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, cons
   s.type_size = static_cast<std::uint32_t>(type_size);
   return c.add(s);
 }
+CTFF_DEFER
 constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, const std::string_view* names,
                                     std::size_t n, const unsigned char* type, std::size_t type_size) {
   return struct_node(c, ids, names, true, n, type, type_size);
 }
+CTFF_DEFER
 constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, std::size_t n,
                                     const unsigned char* type, std::size_t type_size) {
   return struct_node(c, ids, nullptr, false, n, type, type_size);
@@ -148,6 +152,7 @@ constexpr void collect(X&& x, scratch<operand>& ops) {
 // into it), else the first floating one reached through a variable, else the first floating one,
 // else a new floating context. A floating context used through a variable is marked `named`: its
 // bindings were made at some earlier, unknown point (see merge_into).
+CTFF_DEFER
 constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
   for (auto& o : ops) {
     o.loc = resolve(o.loc);
@@ -188,10 +193,12 @@ constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
 // window was its first user and no live struct or selection still holds it.
 // Whether a handle names node n, or named it until after the traced function's result was made
 // (alive_after: a local of the traced function's body, which dies before its result is read).
+CTFF_DEFER
 constexpr bool alive(const trace_ctx& c, const node& n) {
   return n.live != 0 || (c.alive_after != 0 && n.died > c.alive_after);
 }
 
+CTFF_DEFER
 constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t to) {
   for (std::uint32_t k = from + 1; k < to; ++k) {
     const node& n = c.nodes[k];
@@ -222,6 +229,7 @@ constexpr bool any_inline(const trace_ctx& c, std::uint32_t id, const Hit& hit) 
 }
 
 // Whether the inline tree under `id` refers to the bound call `target`.
+CTFF_DEFER
 constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
   return any_inline(c, id, [&](std::uint32_t k) {
     return c.nodes[k].kind == node_kind::symbol_ref && c.nodes[k].a == target;
@@ -229,6 +237,7 @@ constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t tar
 }
 
 // Whether a call bound in [first, last) takes the bound call `target` as an operand.
+CTFF_DEFER
 constexpr bool window_uses(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
                            std::uint32_t target) {
   for (std::uint32_t k = first; k < last; ++k) {
@@ -242,6 +251,7 @@ constexpr bool window_uses(const trace_ctx& c, std::uint32_t first, std::uint32_
 // Whether a window of `ops` other than `self` uses `target`: the arguments are evaluated
 // independently, so `target` was made before all of them (a variable, even once its handle is
 // gone: a body's locals die before its result is converted).
+CTFF_DEFER
 constexpr bool used_by_other(const trace_ctx& c, const scratch<operand*>& ops,
                              const operand* self, std::uint32_t target) {
   for (const operand* p : ops)
@@ -249,6 +259,7 @@ constexpr bool used_by_other(const trace_ctx& c, const scratch<operand*>& ops,
   return false;
 }
 
+CTFF_DEFER
 constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
                                       std::uint32_t floor,
                                       const scratch<operand*>* ops = nullptr,
@@ -271,6 +282,7 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
 // one inside the temporary: `make_struct(kept, x)`). They are its window. (An element selected from such a temporary takes the window at the selection.)
 // (Found by the differential test: `f(federated_max(a), helper(b))`, where the helper returns
 // `make_struct(b, s)` of its local `s`, kept g++'s run-time order.)
+CTFF_DEFER
 constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::uint32_t floor) {
   const std::uint32_t id = o.loc.id;
   std::uint32_t first = o.loc.first;
@@ -297,6 +309,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
 
 // Puts the windows of temporary operands back into argument order; returns where the window of
 // the value consuming them starts (no_node: it has none of its own operands).
+CTFF_DEFER
 constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
   for (auto& o : ops) {
@@ -396,6 +409,7 @@ constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t firs
 // Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
 // (Recursive over the inline part of an operand's tree, which is shallow: bound calls and
 // embedded computations end it.)
+CTFF_DEFER
 constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
   if (id == no_node) return;
   const node& n = c.nodes[id];

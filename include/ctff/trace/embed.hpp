@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/node.hpp"
 #include "ctff/core/byte_view.hpp"
@@ -62,6 +63,7 @@ constexpr void own_structural(graph& g, embed& e, std::size_t n, const W& w) {
   e.structural_rel = at - e.compact_off;
   e.structural_len = static_cast<std::uint32_t>(n);
 }
+CTFF_DEFER
 constexpr void own_structural(graph& g, embed& e, std::string_view text) {
   own_structural(g, e, text.size(), [&](char* out) {
     for (char ch : text) *out++ = ch;
@@ -70,6 +72,7 @@ constexpr void own_structural(graph& g, embed& e, std::string_view text) {
 
 // An embed of g already holding a copy of the bytes b (and so of their texts), among the last
 // few embeds (run time: a computation embedded by every step of a loop is copied once).
+CTFF_DEFER
 inline const embed* owned_copy_of(const graph& g, byte_view b) {
   constexpr std::size_t window = 16;
   const std::size_t n = g.embeds.size();
@@ -83,6 +86,7 @@ inline const embed* owned_copy_of(const graph& g, byte_view b) {
 }
 
 // Records an `embedded` node for embeds[index].
+CTFF_DEFER
 constexpr std::uint32_t embedded_node(graph& g, std::uint32_t index) {
   node n{};
   n.kind = node_kind::embedded;
@@ -91,6 +95,7 @@ constexpr std::uint32_t embedded_node(graph& g, std::uint32_t index) {
 }
 
 // zlib's adler32, as Python names a compiled computation: `comp#<hex>`.
+CTFF_DEFER
 constexpr std::uint32_t adler32(const unsigned char* p, std::size_t n) {
   std::uint32_t a = 1, b = 0;
   for (std::size_t i = 0; i != n; ++i) {
@@ -101,6 +106,7 @@ constexpr std::uint32_t adler32(const unsigned char* p, std::size_t n) {
 }
 
 // Lowercase hex without zero padding (Python's '{:x}'.format(n)).
+CTFF_DEFER
 constexpr void put_hex(text_sink& s, std::uint32_t v) {
   constexpr char digits[] = "0123456789abcdef";
   char tmp[8]{};

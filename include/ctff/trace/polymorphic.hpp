@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
@@ -31,6 +32,7 @@
 namespace ctff {
 namespace detail {
 
+CTFF_DEFER
 constexpr void spell_context_name(text_sink& s, std::string_view name, std::uint32_t suffix) {
   s.put(name);
   if (suffix) {
@@ -40,6 +42,7 @@ constexpr void spell_context_name(text_sink& s, std::string_view name, std::uint
 }
 
 // Whether `a[_ka]` and `b[_kb]` are the same string (`x_1` with suffix 0 equals `x` with suffix 1).
+CTFF_DEFER
 constexpr bool same_context_name(std::string_view a, std::uint32_t ka, std::string_view b,
                                  std::uint32_t kb) {
   if (ka == kb) return a == b;
@@ -58,6 +61,7 @@ constexpr bool same_context_name(std::string_view a, std::uint32_t ka, std::stri
 
 // The suffix a new trace named `name` gets under `parent`: the smallest k such that `name[_k]`
 // is the full name of no enclosing trace.
+CTFF_DEFERRED
 constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name) {
   for (std::uint32_t k = 0;; ++k) {
     bool clash = false;

@@ -12,12 +12,14 @@
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/defer.hpp"
 #include "ctff/trace/error.hpp"
 #include "ctff/trace/trace_into.hpp"
 
 namespace ctff::detail {
 
 // Defined in trace/polymorphic.hpp (included at the end of trace/computation.hpp).
+CTFF_DEFER
 constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name);
 
 // Outputs of a run-time trace. The bytes are written at once; the printed forms only when first

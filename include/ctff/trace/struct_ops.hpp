@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/core/python_name.hpp"
 #include "ctff/trace/convert.hpp"
@@ -22,6 +23,7 @@ namespace detail {
 // The bindings a selection's evaluation made: its source's when the source is a temporary, none
 // when it is a variable (whose calls were bound by earlier statements; restore_order must not
 // take them for this argument's).
+CTFF_DEFER
 constexpr location selection_window(location l, bool temp) {
   if (!temp) {
     l.first = l.last = static_cast<std::uint32_t>(l.ctx->bindings.size());

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff {
@@ -49,15 +50,18 @@ struct type_desc {
     return n.label_len ? std::string_view(chars.data() + n.label_begin, n.label_len)
                        : std::string_view{};
   }
+  CTFF_DEFER  // (core/defer.hpp)
   constexpr std::uint32_t add(const type_node& n) {
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
   }
+  CTFF_DEFER
   constexpr std::uint32_t add_chars(std::string_view s) {
     auto at = static_cast<std::uint32_t>(chars.size());
     for (char c : s) chars.push_back(c);
     return at;
   }
+  CTFF_DEFER
   constexpr void set_name(std::uint32_t i, std::string_view s) {
     nodes[i].name_begin = add_chars(s);
     nodes[i].name_len = static_cast<std::uint32_t>(s.size());

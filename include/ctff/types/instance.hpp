@@ -15,11 +15,13 @@
 #include <string_view>
 
 #include "ctff/core/scratch.hpp"
+#include "ctff/core/defer.hpp"
 #include "ctff/types/relations.hpp"
 
 namespace ctff {
 namespace detail {
 
+template <class = void>  // (compiled when used: core/defer.hpp)
 class instance_checker {
  public:
   constexpr instance_checker(const type_desc& concrete, const type_desc& generic)
@@ -117,8 +119,9 @@ class instance_checker {
 }  // namespace detail
 
 // Whether `concrete` is a valid substitution of the generic type `generic`.
+CTFF_DEFER
 constexpr bool is_concrete_instance(const type_desc& concrete, const type_desc& generic) {
-  return detail::instance_checker(concrete, generic).run();
+  return detail::instance_checker<>(concrete, generic).run();
 }
 
 template <tff_type Concrete, tff_type Generic>

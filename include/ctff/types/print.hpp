@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
 
 namespace ctff {
 namespace detail {
 
+CTFF_DEFER
 constexpr void print_type(const type_desc& d, std::uint32_t i, text_sink& s) {
   const type_node& n = d.node(i);
   switch (n.kind) {

@@ -2,11 +2,13 @@
 // equivalence (assignable both ways). Work on descriptions, so they hold at compile and run time.
 #pragma once
 
+#include "ctff/core/defer.hpp"
 #include "ctff/types/desc.hpp"
 
 namespace ctff {
 namespace detail {
 
+CTFF_DEFER
 constexpr bool assignable(const type_desc& td, std::uint32_t t, const type_desc& sd, std::uint32_t s) {
   const type_node& a = td.node(t);
   const type_node& b = sd.node(s);

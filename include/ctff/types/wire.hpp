@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
@@ -14,6 +15,7 @@
 namespace ctff::detail {
 
 // The oneof field of Type that holds a node of kind k.
+CTFF_DEFER
 constexpr std::uint32_t type_field(type_kind k) {
   switch (k) {
     case type_kind::function: return 1;
@@ -28,6 +30,7 @@ constexpr std::uint32_t type_field(type_kind k) {
 }
 
 // Payload of TensorType.dims (packed int64, -1 for an unknown dimension).
+CTFF_DEFER
 constexpr std::size_t dims_payload(const type_desc& d, const type_node& n) {
   std::size_t packed = 0;
   for (std::uint32_t k = 0; k != n.dim_count; ++k)
@@ -36,6 +39,7 @@ constexpr std::size_t dims_payload(const type_desc& d, const type_node& n) {
 }
 
 // TensorType{dtype = 1, dims = 2, unknown_rank = 3}.
+CTFF_DEFER
 constexpr std::size_t tensor_body_size(const type_desc& d, const type_node& n) {
   std::size_t len = tag_size(1) + varint_size(static_cast<std::uint64_t>(n.dt));
   if (n.dim_count) len += field_size(2, dims_payload(d, n));
@@ -44,11 +48,13 @@ constexpr std::size_t tensor_body_size(const type_desc& d, const type_node& n) {
 }
 
 // Placement{uri = 1}.
+CTFF_DEFER
 constexpr std::size_t placement_size(placement_kind p) {
   return field_size(1, placement_uri(p).size());
 }
 
 // PlacementSpec{value = 2: Placement}.
+CTFF_DEFER
 constexpr std::size_t placement_spec_size(placement_kind p) {
   return field_size(2, placement_size(p));
 }
@@ -181,16 +187,19 @@ class type_writer {
   scratch<std::size_t> body_;
 };
 
+CTFF_DEFER
 constexpr void write_type(const type_desc& d, std::uint32_t i, byte_sink& s) {
   type_writer w(d);
   w.write(i, s);
 }
 
+CTFF_DEFER
 constexpr std::size_t type_size(const type_desc& d, std::uint32_t i) {
   type_writer w(d);
   return w.size(i);
 }
 
+CTFF_DEFER
 constexpr bool has_abstract(const type_desc& d) {
   for (const auto& n : d.nodes)
     if (n.kind == type_kind::abstract) return true;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
@@ -38,6 +39,7 @@ constexpr void message_field(byte_sink& s, std::uint32_t field, const W& w) {
 }
 
 // google.protobuf.Any{type_url = 1, value = 2}; nothing for ctff::empty_any.
+CTFF_DEFER
 constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_ref& value) {
   if (value.is_empty_any()) return;
   s.string_field(1, type_url);
@@ -48,6 +50,7 @@ constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_re
   }
 }
 
+CTFF_DEFER
 constexpr std::size_t binding_end(const binding_entry* e, std::size_t i) {
   if (e[i].kind != binding_kind::struct_) return i + 1;
   std::size_t j = i + 1;
@@ -57,6 +60,7 @@ constexpr std::size_t binding_end(const binding_entry* e, std::size_t i) {
 
 // The body of the Binding message for entry i (TensorFlow.Binding or Xla.Binding). Oneof members
 // are written even when empty or zero: a set oneof field has presence.
+CTFF_DEFER
 constexpr void write_binding(const binding_entry* e, std::size_t i, bool xla, byte_sink& s) {
   const binding_entry& b = e[i];
   switch (b.kind) {
@@ -93,6 +97,7 @@ constexpr void write_binding(const binding_entry* e, std::size_t i, bool xla, by
 }
 
 // Checks that the binding subtree at entry i mirrors type node t; returns the entry after it.
+CTFF_DEFER
 constexpr std::size_t check_binding(const type_desc& d, std::uint32_t t, const binding_entry* e,
                                     std::size_t n, std::size_t i) {
   if (i >= n) throw std::invalid_argument("ctff: opaque computation: the binding is incomplete");
@@ -131,6 +136,7 @@ constexpr void check_binding_for(const binding<Xla, N>& b) {
 }
 
 // Whether type node i holds only tensors, structs and (if allowed) sequences.
+CTFF_DEFER
 constexpr bool local_kinds_only(const type_desc& d, std::uint32_t i, bool sequences) {
   const type_node& n = d.node(i);
   switch (n.kind) {
