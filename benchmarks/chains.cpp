@@ -35,7 +35,7 @@ std::size_t runtime_chain_record_only(std::int32_t k) {
 }
 
 template <std::size_t N>
-std::vector<unsigned char> runtime_chain_wire_only(std::int32_t k) {
+auto runtime_chain_wire_only(std::int32_t k) {
   auto fn = runtime_chain_fn<N>(k);
   ctff::detail::trace_ctx ctx;
   auto root = ctff::detail::trace_into<decltype(fn), chain_param>(fn, "chain", ctx);
@@ -50,7 +50,8 @@ void register_chain() {
       [] { return runtime_chain<N>(opaque(1)); });
   {
     auto wire = runtime_chain_wire_only<N>(1);
-    check_same_bytes((name + " (wire only)").c_str(), ctff::byte_view(wire), chain<N>.bytes());
+    check_same_bytes((name + " (wire only)").c_str(), ctff::byte_view(wire.data(), wire.size()),
+                     chain<N>.bytes());
   }
   benchmark::RegisterBenchmark(("runtime_record_only/" + name).c_str(), [](benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(runtime_chain_record_only<N>(opaque(1)));
