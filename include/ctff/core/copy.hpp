@@ -25,15 +25,13 @@ inline constexpr bool trivially_destructible_v = __has_trivial_destructor(T);
 template <class T>
 constexpr void copy_elems(T* to, const T* from, std::size_t n) {
   static_assert(trivially_copyable_v<T>);
-#if defined(__clang__)
-  if (n) __builtin_memcpy(to, from, n * sizeof(T));
-#else
-  if (!__builtin_is_constant_evaluated()) {
-    if (n) __builtin_memcpy(to, from, n * sizeof(T));
+#if !defined(__clang__)
+  if (__builtin_is_constant_evaluated()) {
+    for (std::size_t i = 0; i != n; ++i) to[i] = from[i];
     return;
   }
-  for (std::size_t i = 0; i != n; ++i) to[i] = from[i];
 #endif
+  if (n) __builtin_memcpy(to, from, n * sizeof(T));
 }
 
 }  // namespace ctff::detail
