@@ -1,4 +1,4 @@
-// The sinks the structural form is written through (structural_writer::write_pieces(): put(char),
+// The sinks the structural form is written through (structural_text::write_pieces(): put(char),
 // put(string_view), put_uint, spaces(k), run(p, k, breaks)): into a char buffer at run time, and
 // at compile time into storage each compiler evaluates cheaply (64-character blocks on clang,
 // 64-bit words on g++), bit_cast to a char_array at the end.
@@ -20,7 +20,7 @@ struct char_array {
   char data[N];
 };
 
-// Sinks of structural_writer::write_pieces(): put(char), put(string_view), put_uint, spaces(k).
+// Sinks of structural_text::write_pieces(): put(char), put(string_view), put_uint, spaces(k).
 template <class Self>
 struct drawing_sink_base {
   constexpr void put(std::string_view t) { self().run(t.data(), t.size(), false); }

@@ -141,7 +141,7 @@ template <class C, bool Encoded>
 inline constexpr auto structural_v = [] {
   constexpr auto& l = structural_layout_v<C>;
   static_assert(l.counted, "ctff: internal error: count_pieces disagrees with the layout");
-  return structural_writer(static_graph<C>().g, Encoded, structural_writer::labels_only{})
+  return structural_text(static_graph<C>().g, Encoded)
       .text<l.size>(l.pieces.data(), l.pieces.size());
 }();
 
