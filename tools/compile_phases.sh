@@ -36,14 +36,7 @@ n=${1:-1024}
 work=$root/build/compile-phases
 mkdir -p "$work"
 
-declare -A flags=([g++-12]="-fconstexpr-ops-limit=1073741824 -fconstexpr-loop-limit=16777216"
-                  [clang++-16]="-fconstexpr-steps=268435456")
-# The values set in CMakeLists.txt (CTFF_CONSTEXPR_*), if they changed.
-ops=$(sed -n 's/^set(CTFF_CONSTEXPR_OPS_LIMIT \([0-9]*\).*/\1/p' CMakeLists.txt)
-loop=$(sed -n 's/^set(CTFF_CONSTEXPR_LOOP_LIMIT \([0-9]*\).*/\1/p' CMakeLists.txt)
-steps=$(sed -n 's/^set(CTFF_CONSTEXPR_STEPS \([0-9]*\).*/\1/p' CMakeLists.txt)
-[[ -n $ops && -n $loop ]] && flags[g++-12]="-fconstexpr-ops-limit=$ops -fconstexpr-loop-limit=$loop"
-[[ -n $steps ]] && flags[clang++-16]="-fconstexpr-steps=$steps"
+source tools/constexpr_flags.sh
 
 phase_source() {
   local phase=$1
