@@ -85,7 +85,6 @@ class basic_structural_writer : public basic_structural_text<V> {
     std::uint32_t embed;  // its entry in the graph's embeds
   };
 
-
   constexpr std::uint32_t add_row(std::int32_t s, std::int32_t e, std::uint32_t nx,
                                   std::int32_t dx) {
     rows_.push_back(row{s, e, nx, dx});
@@ -438,7 +437,6 @@ class basic_structural_writer : public basic_structural_text<V> {
     size_ = height_ ? height_ - 1 : 0;
     for (std::uint32_t y = 0; y != height_; ++y) size_ += static_cast<std::size_t>(ends[y]);
   }
-
 
  public:
   // Number of pieces drawn() writes: one per place, one per row of an embedded drawing.

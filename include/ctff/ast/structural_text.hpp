@@ -18,7 +18,6 @@
 
 namespace ctff::detail {
 
-
 // What a piece of the drawing shows: one character (a = the character), a node's label (a =
 // node), a struct element's `name=` (a = element), a Block local's `fc_<name>_symbol_<k>=` (a = k),
 // or rows of an embedded drawing.
