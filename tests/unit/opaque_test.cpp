@@ -326,20 +326,24 @@ TEST_CASE("opaque: run-time construction owns its strings", "[opaque]") {
 }
 
 TEST_CASE("opaque: bindings must mirror the type", "[opaque]") {
+  // The builders' shapes are checked at compile time (compile_fail/opaque_binding_shape.cpp);
+  // a binding whose shape was forgotten (tf_binding<N>) is checked when the computation is made.
   const std::string gd = "GD";
   using F = ctff::function<ctff::struct_<float, float>, float>;
-  CHECK_THROWS_AS(ctff::tensorflow_computation<F>(gd, tf_tensor("x:0"), tf_tensor("y:0")),
-                  std::invalid_argument);
-  CHECK_THROWS_AS(
-      ctff::tensorflow_computation<F>(gd, tf_struct(tf_tensor("a:0")), tf_tensor("y:0")),
-      std::invalid_argument);
-  CHECK_THROWS_AS(ctff::tensorflow_computation<F>(
-                      gd, tf_struct(tf_tensor("a:0"), ctff::tf_sequence("b:0")), tf_tensor("y:0")),
-                  std::invalid_argument);
-  CHECK_NOTHROW(ctff::tensorflow_computation<F>(gd, tf_struct(tf_tensor("a:0"), tf_tensor("b:0")),
-                                                tf_tensor("y:0")));
+  STATIC_REQUIRE(ctff::detail::binding_fits_v<ctff::struct_t<float, float>,
+                                              decltype(tf_struct(tf_tensor(""), tf_tensor("")))::shape>);
+  const ctff::tf_binding<1> x = tf_tensor("x:0");
+  const ctff::tf_binding<1> y = tf_tensor("y:0");
+  const ctff::tf_binding<2> a = tf_struct(tf_tensor("a:0"));
+  const ctff::tf_binding<3> a_seq = tf_struct(tf_tensor("a:0"), ctff::tf_sequence("b:0"));
+  const ctff::tf_binding<3> ab = tf_struct(tf_tensor("a:0"), tf_tensor("b:0"));
+  CHECK_THROWS_AS(ctff::tensorflow_computation<F>(gd, x, y), std::invalid_argument);
+  CHECK_THROWS_AS(ctff::tensorflow_computation<F>(gd, a, y), std::invalid_argument);
+  CHECK_THROWS_AS(ctff::tensorflow_computation<F>(gd, a_seq, y), std::invalid_argument);
+  CHECK_NOTHROW(ctff::tensorflow_computation<F>(gd, ab, y));
   using G = ctff::function<float, float>;
-  CHECK_THROWS_AS(ctff::xla_computation<G>(std::vector<unsigned char>{}, ctff::xla_struct(),
+  const ctff::xla_binding<1> empty_struct = ctff::xla_struct();
+  CHECK_THROWS_AS(ctff::xla_computation<G>(std::vector<unsigned char>{}, empty_struct,
                                            ctff::xla_index(0)),
                   std::invalid_argument);
 }

@@ -58,13 +58,10 @@ constexpr std::uint32_t unnamed_struct_node(trace_ctx& c, const std::uint32_t (&
   return struct_node(c, ids, N, tb.data(), tb.size());
 }
 
-// The value an operator returns after a failed compile-time check: a well-formed value of the
-// type the operation would have had, so the rest of the user's code neither instantiates more
-// diagnostics nor fails during constant evaluation. (The program is ill-formed anyway.)
-// Its node has no type bytes: nothing reads them in a program that does not compile, and naming
-// R's would make every `poisoned<concrete type>()` on an error path instantiate and evaluate
-// that type's wire bytes as soon as the header is read (clang instantiates a constexpr function
-// named by a non-dependent call at once).
+// The value an operator returns after a failed compile-time check: a well-formed value, so the
+// rest of the user's code neither instantiates more diagnostics nor fails during constant
+// evaluation. (The program is ill-formed anyway.)
+// Its node has no type bytes: nothing reads them in a program that does not compile.
 CTFF_DEFER
 constexpr location poisoned_location() {
   trace_ctx* c = new_floating();
@@ -73,9 +70,11 @@ constexpr location poisoned_location() {
   n.text = "ctff_invalid";
   return location{c, c->add(n), 0, 0};
 }
+// Whatever the operation would have returned (R), the stand-in has type poison_t: the checks of
+// the operations it meets next report nothing (types/report.hpp).
 template <class R>
-constexpr value<R> poisoned() {
-  return value<R>(poisoned_location());
+constexpr value<poison_t> poisoned() {
+  return value<poison_t>(poisoned_location());
 }
 
 }  // namespace ctff::detail

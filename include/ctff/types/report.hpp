@@ -43,7 +43,19 @@ struct report_writer {
   }
 };
 
+template <class L>
+inline constexpr bool poisoned_item_v = false;
+template <fixed_string Label, class T>
+inline constexpr bool poisoned_item_v<labeled<Label, T>> = has_poison_v<T>;
+
+// A check that names the result of an earlier failed one passes silently: that failure was
+// reported, and its stand-in type (poison_t) says nothing about the user's program.
+struct silent_report {
+  static constexpr bool shown = true;
+};
+
 template <class... L>
-using report = diagnostic_for<report_writer<L...>>;
+using report = std::conditional_t<(poisoned_item_v<L> || ...), silent_report,
+                                  diagnostic_for<report_writer<L...>>>;
 
 }  // namespace ctff::detail

@@ -158,6 +158,20 @@ template <fixed_string Label>
 struct abstract_t {};
 
 namespace detail {
+// The type of what an operator returns after a failed check (trace/build.hpp, `poisoned`): a
+// type variable no rule accepts, which every later check naming it reports silently
+// (types/report.hpp), so that one mistake gives one diagnostic.
+using poison_t = abstract_t<"ctff_invalid">;
+
+template <class T> inline constexpr bool has_poison_v = std::is_same_v<T, poison_t>;
+template <fixed_string N, class T> inline constexpr bool has_poison_v<field<N, T>> = has_poison_v<T>;
+template <class... E> inline constexpr bool has_poison_v<struct_t<E...>> = (has_poison_v<E> || ...);
+template <class T> inline constexpr bool has_poison_v<sequence_t<T>> = has_poison_v<T>;
+template <class P, class R>
+inline constexpr bool has_poison_v<function_t<P, R>> = has_poison_v<P> || has_poison_v<R>;
+template <class T, placement_kind P, bool A>
+inline constexpr bool has_poison_v<federated_t<T, P, A>> = has_poison_v<T>;
+
 template <dtype D, std::int64_t... N> inline constexpr bool is_tff_type_v<tensor<D, N...>> = true;
 template <class... E> inline constexpr bool is_tff_type_v<struct_t<E...>> = true;
 template <class T> inline constexpr bool is_tff_type_v<sequence_t<T>> = true;

@@ -21,6 +21,7 @@
 #include "ctff/trace/embed.hpp"
 #include "ctff/types/aliases.hpp"
 #include "ctff/types/desc.hpp"
+#include "ctff/types/report.hpp"
 #include "ctff/types/type_string.hpp"
 #include "ctff/trace/opaque/refs.hpp"
 
@@ -134,6 +135,55 @@ constexpr void check_binding_for(const binding<Xla, N>& b) {
   if (check_binding(d, d.root, b.entries.data(), N, 0) != N)
     throw std::invalid_argument("ctff: opaque computation: the binding has extra entries");
 }
+
+// Whether a binding of shape S can bind type T (S void: not known until the binding is checked).
+template <class T, class S>
+inline constexpr bool binding_fits_v = std::is_void_v<S>;
+template <class T>
+inline constexpr bool binding_fits_v<T, tensor_shape> = is_tensor_v<T>;
+template <class T>
+inline constexpr bool binding_fits_v<T, sequence_shape> = is_sequence_v<T>;
+template <class... E, class... S>
+inline constexpr bool binding_fits_v<struct_t<E...>, struct_shape<S...>> = [] {
+  if constexpr (sizeof...(E) != sizeof...(S)) {
+    return false;
+  } else {
+    return (binding_fits_v<typename elem<E>::type, S> && ...);
+  }
+}();
+
+// A binding's shape in a diagnostic, as the builders spell it: `tf_struct(tf_tensor,tf_sequence)`.
+template <bool Xla, class S>
+struct shape_writer;
+template <bool Xla>
+struct shape_writer<Xla, tensor_shape> {
+  static constexpr void write(text_sink& s) { s.put(Xla ? "xla_index" : "tf_tensor"); }
+};
+template <bool Xla>
+struct shape_writer<Xla, sequence_shape> {
+  static constexpr void write(text_sink& s) { s.put("tf_sequence"); }
+};
+template <bool Xla, class... S>
+struct shape_writer<Xla, struct_shape<S...>> {
+  static constexpr void write(text_sink& s) {
+    s.put(Xla ? "xla_struct(" : "tf_struct(");
+    bool first = true;
+    ((s.put(first ? "" : ","), first = false, shape_writer<Xla, S>::write(s)), ...);
+    s.put(')');
+  }
+};
+
+// `<label>: <shape>` in a failed check's report (types/report.hpp).
+template <fixed_string Label, bool Xla, class S>
+struct labeled_binding {};
+template <fixed_string Label, bool Xla, class S>
+struct report_item<labeled_binding<Label, Xla, S>> {
+  static constexpr void write(text_sink& s) {
+    s.put(Label.view());
+    s.put(": ");
+    shape_writer<Xla, S>::write(s);
+  }
+};
 
 // Whether type node i holds only tensors, structs and (if allowed) sequences.
 CTFF_DEFER

@@ -145,38 +145,67 @@ struct convert<owned_opaque<C>> {
 
 }  // namespace detail
 
+namespace detail {
+// The binding of a parameter or result (type T) must have T's shape: one static_assert naming
+// both at the user's call. Returns whether it is known to fit (else the computation checks it).
+// (F not a function type, or one with other than local types: reported by the computation.)
+template <class F, bool Xla, fixed_string Label, class S>
+constexpr bool binding_checked() {
+  using P = typename opaque_fn<F>::param;
+  using R = typename opaque_fn<F>::result;
+  using T = std::conditional_t<Label == fixed_string("parameter"), P, R>;
+  constexpr bool local = Xla ? xla_local_v<P> && xla_local_v<R> : tf_local_v<P> && tf_local_v<R>;
+  if constexpr (local && !std::is_void_v<T> && !binding_fits_v<T, S>) {
+    static_assert(report<labeled<Label, T>, labeled_binding<"binding", Xla, S>>::shown,
+                  "ctff: opaque computation: the binding does not have the shape of the type it "
+                  "binds");
+  }
+  return !std::is_void_v<S>;
+}
+}  // namespace detail
+
 // tensorflow_computation<F>(graph_def, result [, options]) for a function type without parameter.
-template <class F, class G, std::size_t NR>
-constexpr auto tensorflow_computation(const G& graph_def, const tf_binding<NR>& result,
+template <class F, class G, std::size_t NR, class SR>
+constexpr auto tensorflow_computation(const G& graph_def, const binding<false, NR, SR>& result,
                                       const tf_options& options = {}) {
   using C = tensorflow_computation_t<tff_t<F>, 0, NR>;
+  const bool checked = detail::binding_checked<tff_t<F>, false, "result", SR>();
   return detail::finish_opaque<C, G>(
-      C(detail::as_bytes_ref(graph_def), tf_binding<0>{}, result, options));
+      C(detail::as_bytes_ref(graph_def), tf_binding<0>{}, result, options, checked));
 }
 
 // tensorflow_computation<F>(graph_def, parameter, result [, options]).
-template <class F, class G, std::size_t NP, std::size_t NR>
-constexpr auto tensorflow_computation(const G& graph_def, const tf_binding<NP>& parameter,
-                                      const tf_binding<NR>& result,
+template <class F, class G, std::size_t NP, class SP, std::size_t NR, class SR>
+constexpr auto tensorflow_computation(const G& graph_def, const binding<false, NP, SP>& parameter,
+                                      const binding<false, NR, SR>& result,
                                       const tf_options& options = {}) {
   using C = tensorflow_computation_t<tff_t<F>, NP, NR>;
+  const bool checked =
+      detail::binding_checked<tff_t<F>, false, "parameter", SP>() &&
+      detail::binding_checked<tff_t<F>, false, "result", SR>();
   return detail::finish_opaque<C, G>(
-      C(detail::as_bytes_ref(graph_def), parameter, result, options));
+      C(detail::as_bytes_ref(graph_def), parameter, result, options, checked));
 }
 
 // xla_computation<F>(hlo_module, result) for a function type without parameter.
-template <class F, class G, std::size_t NR>
-constexpr auto xla_computation(const G& hlo_module, const xla_binding<NR>& result) {
+template <class F, class G, std::size_t NR, class SR>
+constexpr auto xla_computation(const G& hlo_module, const binding<true, NR, SR>& result) {
   using C = xla_computation_t<tff_t<F>, 0, NR>;
-  return detail::finish_opaque<C, G>(C(detail::as_bytes_ref(hlo_module), xla_binding<0>{}, result));
+  const bool checked = detail::binding_checked<tff_t<F>, true, "result", SR>();
+  return detail::finish_opaque<C, G>(
+      C(detail::as_bytes_ref(hlo_module), xla_binding<0>{}, result, checked));
 }
 
 // xla_computation<F>(hlo_module, parameter, result).
-template <class F, class G, std::size_t NP, std::size_t NR>
-constexpr auto xla_computation(const G& hlo_module, const xla_binding<NP>& parameter,
-                               const xla_binding<NR>& result) {
+template <class F, class G, std::size_t NP, class SP, std::size_t NR, class SR>
+constexpr auto xla_computation(const G& hlo_module, const binding<true, NP, SP>& parameter,
+                               const binding<true, NR, SR>& result) {
   using C = xla_computation_t<tff_t<F>, NP, NR>;
-  return detail::finish_opaque<C, G>(C(detail::as_bytes_ref(hlo_module), parameter, result));
+  const bool checked =
+      detail::binding_checked<tff_t<F>, true, "parameter", SP>() &&
+      detail::binding_checked<tff_t<F>, true, "result", SR>();
+  return detail::finish_opaque<C, G>(
+      C(detail::as_bytes_ref(hlo_module), parameter, result, checked));
 }
 
 // data<T>(type_url, value): Data{content: Any{type_url, value}} of type T. Owns its strings when

@@ -90,10 +90,28 @@ struct binding_entry {
   std::int32_t index = 0;   // XLA: tensor index
 };
 
-// A TensorFlow (Xla = false) or XLA (Xla = true) binding of N preorder entries.
-template <bool Xla, std::size_t N>
+namespace detail {
+// The shape of a binding tree as a type, so that a binding that cannot bind its type is a compile
+// error at the user's call (opaque/make.hpp). void: unknown (checked when the computation is made).
+struct tensor_shape {};
+struct sequence_shape {};
+template <class... S>
+struct struct_shape {};
+template <class... S>
+using struct_shape_t = std::conditional_t<(std::is_void_v<S> || ...), void, struct_shape<S...>>;
+}  // namespace detail
+
+// A TensorFlow (Xla = false) or XLA (Xla = true) binding of N preorder entries, of shape Shape.
+template <bool Xla, std::size_t N, class Shape = void>
 struct binding {
+  using shape = Shape;
   std::array<binding_entry, N> entries{};
+
+  constexpr binding() = default;
+  // Forgets the shape (a binding of unknown shape is checked when the computation is made).
+  template <class S>
+    requires(std::is_void_v<Shape> && !std::is_void_v<S>)
+  constexpr binding(const binding<Xla, N, S>& b) : entries(b.entries) {}
 };
 template <std::size_t N>
 using tf_binding = binding<false, N>;
@@ -101,15 +119,16 @@ template <std::size_t N>
 using xla_binding = binding<true, N>;
 
 namespace detail {
-template <bool Xla>
-constexpr binding<Xla, 1> leaf_binding(binding_kind k, std::string_view name, std::int32_t index) {
-  binding<Xla, 1> b{};
+template <bool Xla, class Shape>
+constexpr binding<Xla, 1, Shape> leaf_binding(binding_kind k, std::string_view name,
+                                              std::int32_t index) {
+  binding<Xla, 1, Shape> b{};
   b.entries[0] = binding_entry{k, 0, name, index};
   return b;
 }
-template <bool Xla, std::size_t... N>
-constexpr binding<Xla, 1 + (N + ... + 0)> struct_binding(const binding<Xla, N>&... elements) {
-  binding<Xla, 1 + (N + ... + 0)> b{};
+template <bool Xla, std::size_t... N, class... S>
+constexpr auto struct_binding(const binding<Xla, N, S>&... elements) {
+  binding<Xla, 1 + (N + ... + 0), struct_shape_t<S...>> b{};
   b.entries[0] =
       binding_entry{binding_kind::struct_, static_cast<std::uint32_t>(sizeof...(N)), {}, 0};
   [[maybe_unused]] std::size_t at = 1;
@@ -123,31 +142,33 @@ constexpr binding<Xla, 1 + (N + ... + 0)> struct_binding(const binding<Xla, N>&.
 }  // namespace detail
 
 // TensorBinding{tensor_name}, e.g. tf_tensor("x:0").
-constexpr tf_binding<1> tf_tensor(text_ref tensor_name) {
-  return detail::leaf_binding<false>(binding_kind::tensor, tensor_name.view(), 0);
+constexpr auto tf_tensor(text_ref tensor_name) {
+  return detail::leaf_binding<false, detail::tensor_shape>(binding_kind::tensor,
+                                                           tensor_name.view(), 0);
 }
 // SequenceBinding{variant_tensor_name}.
-constexpr tf_binding<1> tf_sequence(text_ref variant_tensor_name) {
-  return detail::leaf_binding<false>(binding_kind::sequence_variant, variant_tensor_name.view(), 0);
+constexpr auto tf_sequence(text_ref variant_tensor_name) {
+  return detail::leaf_binding<false, detail::sequence_shape>(binding_kind::sequence_variant,
+                                                             variant_tensor_name.view(), 0);
 }
 // SequenceBinding{graph_def_tensor_name}.
-constexpr tf_binding<1> tf_sequence_graph_def(text_ref graph_def_tensor_name) {
-  return detail::leaf_binding<false>(binding_kind::sequence_graph_def, graph_def_tensor_name.view(),
-                                     0);
+constexpr auto tf_sequence_graph_def(text_ref graph_def_tensor_name) {
+  return detail::leaf_binding<false, detail::sequence_shape>(binding_kind::sequence_graph_def,
+                                                             graph_def_tensor_name.view(), 0);
 }
 // StructBinding{element...}, positional.
-template <std::size_t... N>
-constexpr auto tf_struct(const tf_binding<N>&... elements) {
+template <std::size_t... N, class... S>
+constexpr auto tf_struct(const binding<false, N, S>&... elements) {
   return detail::struct_binding<false>(elements...);
 }
 
 // Xla.TensorBinding{index}.
-constexpr xla_binding<1> xla_index(std::int32_t index) {
-  return detail::leaf_binding<true>(binding_kind::tensor, {}, index);
+constexpr auto xla_index(std::int32_t index) {
+  return detail::leaf_binding<true, detail::tensor_shape>(binding_kind::tensor, {}, index);
 }
 // Xla.StructBinding{element...}.
-template <std::size_t... N>
-constexpr auto xla_struct(const xla_binding<N>&... elements) {
+template <std::size_t... N, class... S>
+constexpr auto xla_struct(const binding<true, N, S>&... elements) {
   return detail::struct_binding<true>(elements...);
 }
 

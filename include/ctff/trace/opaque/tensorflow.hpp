@@ -43,11 +43,15 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
   static constexpr bool decimal_label = false;
 
   constexpr tensorflow_computation_t(bytes_ref graph_def, const tf_binding<NP>& parameter,
-                                     const tf_binding<NR>& result, const tf_options& options)
+                                     const tf_binding<NR>& result, const tf_options& options,
+                                     bool shapes_checked = false)
       : graph_def_(graph_def), parameter_(parameter), result_(result), options_(options) {
+    // (shapes_checked: the bindings' shapes were checked at compile time, opaque/make.hpp.)
     if constexpr (detail::tf_local_v<P> && detail::tf_local_v<R>) {  // else: reported above
-      if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
-      detail::check_binding_for<R>(result_);
+      if (!shapes_checked) {
+        if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
+        detail::check_binding_for<R>(result_);
+      }
     }
     this->finish();
   }
