@@ -1,7 +1,7 @@
 // A TensorFlow computation whose parameter binding is a tensor binding, where its parameter type
 // is a struct of two tensors: one error naming both shapes at the user's line.
 // expect: ctff: opaque computation: the binding does not have the shape of the type it binds
-// expect: parameter: <reading=float32,threshold=float32>
+// expect: <reading=float32,threshold=float32>
 // expect: binding: tf_tensor
 #include <ctff/ctff.hpp>
 
