@@ -64,8 +64,9 @@ struct intrinsic_arg<X> {
 // unnamed Struct) and binds the call. The result type R is F's result. G, the intrinsic's generic
 // signature (ctff::sig), is checked here as the last line of defence: the operators check every
 // rule first, with their own messages.
+// `where`: the user's line, remembered by a value made from constants only (trace/fault.hpp).
 template <class F, class G, class... X>
-constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
+constexpr auto intrinsic_call_at(const made_where& where, std::string_view uri, X&&... x) {
   using R = typename fn_info<F>::result;
   static_assert(is_concrete_instance_v<F, G>,
                 "ctff internal error: an intrinsic's concrete type is not an instance of its "
@@ -74,6 +75,7 @@ constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
                 "ctff internal error: an intrinsic's argument does not fit its parameter type");
   auto g = gather(nullptr, static_cast<X&&>(x)...);
   trace_ctx& c = *g.ctx;
+  if (c.floating && !c.made.known()) c.made = where;
   const std::uint32_t fn = intrinsic_node<F>(c, uri);
   const std::uint32_t ids[] = {convert_t<X>::make(c, x)...};
   std::uint32_t arg = ids[0];
@@ -83,6 +85,10 @@ constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
     arg = struct_node(c, ids, sizeof...(X), tb.data(), tb.size());
   }
   return bound_call<R>(c, fn, arg, g.span_first);
+}
+template <class F, class G, class... X>
+constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
+  return intrinsic_call_at<F, G>(made_where{}, uri, static_cast<X&&>(x)...);
 }
 
 // A bare Intrinsic node of type F as an argument (e.g. sequence_sum mapped over a federated

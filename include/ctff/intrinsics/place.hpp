@@ -3,12 +3,18 @@
 // (( -> R) -> {R}@CLIENTS) or `federated_eval_at_server` of (( -> R) -> R@SERVER).
 #pragma once
 
+#include <source_location>
+
 #include "ctff/intrinsics/common.hpp"
 
 namespace ctff {
 
+
+// `where` (left to its default) is the user's line: a value made from constants only remembers it
+// for the diagnostic of trace/fault.hpp.
 template <class X, placement_kind P>
-constexpr auto federated_value(X&& x, placement_tag<P>) {
+constexpr auto federated_value(X&& x, placement_tag<P>,
+                               std::source_location where = std::source_location::current()) {
   using namespace detail;
   using T = type_or_void_t<X>;
   if constexpr (std::is_void_v<T>) {
@@ -22,16 +28,15 @@ constexpr auto federated_value(X&& x, placement_tag<P>) {
                   "ctff: federated_value: the value must not contain federated or function types");
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
   } else if constexpr (P == placement_kind::clients) {
-    return intrinsic_call<function_t<T, clients_eq_t<T>>, sig::federated_value_at_clients>(
-        "federated_value_at_clients", static_cast<X&&>(x));
+    return intrinsic_call_at<function_t<T, clients_eq_t<T>>, sig::federated_value_at_clients>(made_where(where), "federated_value_at_clients", static_cast<X&&>(x));
   } else {
-    return intrinsic_call<function_t<T, server_t<T>>, sig::federated_value_at_server>(
-        "federated_value_at_server", static_cast<X&&>(x));
+    return intrinsic_call_at<function_t<T, server_t<T>>, sig::federated_value_at_server>(made_where(where), "federated_value_at_server", static_cast<X&&>(x));
   }
 }
 
 template <class Fn, placement_kind P>
-constexpr auto federated_eval(Fn&& fn, placement_tag<P>) {
+constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
+                              std::source_location where = std::source_location::current()) {
   using namespace detail;
   using FT = type_or_void_t<Fn>;
   constexpr bool clients = P == placement_kind::clients;
@@ -54,11 +59,9 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>) {
                     "function types");
       return poisoned<Guess>();
     } else if constexpr (clients) {
-      return intrinsic_call<function_t<FT, clients_t<R>>, sig::federated_eval_at_clients>(
-          "federated_eval_at_clients", static_cast<Fn&&>(fn));
+      return intrinsic_call_at<function_t<FT, clients_t<R>>, sig::federated_eval_at_clients>(made_where(where), "federated_eval_at_clients", static_cast<Fn&&>(fn));
     } else {
-      return intrinsic_call<function_t<FT, server_t<R>>, sig::federated_eval_at_server>(
-          "federated_eval_at_server", static_cast<Fn&&>(fn));
+      return intrinsic_call_at<function_t<FT, server_t<R>>, sig::federated_eval_at_server>(made_where(where), "federated_eval_at_server", static_cast<Fn&&>(fn));
     }
   }
 }

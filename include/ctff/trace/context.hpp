@@ -20,6 +20,7 @@
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/trace/error.hpp"
+#include "ctff/trace/fault.hpp"
 #include "ctff/types/type_string.hpp"
 
 namespace ctff::detail {
@@ -49,6 +50,8 @@ struct trace_ctx : graph {
   // which die after it is made, from a helper's, which die before (alive_after, trace_into).
   std::uint32_t events = 0, alive_after = 0;
   scratch<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
+  made_where made{};       // floating only: where the value that made it was made, if known
+  trace_fault fault{};  // compile time: the first failure (trace/fault.hpp)
 
   constexpr trace_ctx() = default;
   trace_ctx(const trace_ctx&) = delete;
@@ -130,6 +133,14 @@ struct active_trace_scope {
   }
 };
 
+// (The line that made the value is an argument so that the compilers' account of a failed
+// compile-time trace shows it.)
+CTFF_DEFER
+constexpr void unused_constant_value(std::uint32_t made_at_line) {
+  (void)made_at_line;
+  trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it");
+}
+
 CTFF_DEFER
 constexpr void retain(trace_ctx* c) {
   if (c && c->floating) ++c->refs;
@@ -138,8 +149,7 @@ CTFF_DEFER
 constexpr void release(trace_ctx* c) {
   while (c && c->floating && --c->refs == 0) {
     trace_ctx* next = c->forward;
-    if (!next && !c->bindings.empty())
-      trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it");
+    if (!next && !c->bindings.empty()) unused_constant_value(c->made.line);
     delete c;
     c = next;  // a forwarded context held one reference on its target
   }
@@ -193,8 +203,21 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto co = static_cast<std::uint32_t>(to.chars.size());
   const auto bo = static_cast<std::uint32_t>(to.byte_pool.size());
   const auto bo0 = static_cast<std::uint32_t>(to.bindings.size());
-  if (from.named && !from.bindings.empty() && bo0 != 0)
-    trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is kept in a variable and meets calls traced elsewhere: C++ cannot tell where Python binds it; use it in the expression that makes it");
+  // A failure is kept by a floating context or the outermost trace (reported once its outputs
+  // are asked for); anywhere else it ends the trace.
+  bool keeps_faults = std::is_constant_evaluated() && (to.floating || !to.parent);
+  if (from.named && !from.bindings.empty() && bo0 != 0) {
+    if (keeps_faults) {
+      if (to.fault.kind == fault_kind::none)
+        to.fault = trace_fault{fault_kind::kept_constant_value, from.made};
+    } else {
+      trace_error(CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+    }
+  }
+  if (from.fault.kind != fault_kind::none) {
+    if (!keeps_faults) trace_error(CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+    if (to.fault.kind == fault_kind::none) to.fault = from.fault;
+  }
   for (node n : from.nodes) {
     if (n.seq != no_node) n.seq += bo0;
     if (n.user != no_node) n.user += bo0;

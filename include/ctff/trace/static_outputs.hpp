@@ -12,6 +12,8 @@
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
+#include "ctff/core/diagnostic.hpp"
+#include "ctff/trace/fault.hpp"
 #include "ctff/trace/trace_into.hpp"
 
 namespace ctff::detail {
@@ -26,24 +28,93 @@ constexpr std::uint32_t trace_live(trace_ctx& ctx) {
   return trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
 }
 
+// The trace's shape and its fault (trace/fault.hpp). A structural type: the result of the trace
+// evaluated as a template argument, where a trace that is not a constant expression is a
+// substitution failure instead of an error (probe_shape).
+struct traced_shape {
+  graph_shape shape{};
+  trace_fault fault{};
+};
+template <traced_shape S>
+struct shape_tag {};
+
 template <class C>
-inline constexpr graph_shape graph_shape_v = [] {
+constexpr traced_shape trace_shape() {
   trace_ctx ctx;
   const auto root = trace_live<C>(ctx);
-  return shape_of(ctx, root);
-}();
+  return traced_shape{shape_of(ctx, root), ctx.fault};
+}
+template <class C>
+auto probe_shape(int) -> shape_tag<trace_shape<C>()>;
+template <class C>
+void probe_shape(...);
+
+template <class Tag>
+inline constexpr traced_shape shape_in_v{{}, {fault_kind::not_constant, {}}};
+template <traced_shape S>
+inline constexpr traced_shape shape_in_v<shape_tag<S>> = S;
+
+template <class C>
+inline constexpr traced_shape traced_shape_v = shape_in_v<decltype(probe_shape<C>(0))>;
+
+// What the outputs of a computation whose trace failed are made of (never shown: the program
+// does not compile), so that the failure is reported once, not once per output.
+struct failed_trace_stand_in {
+  using fn_type = decltype([] { return 0; });
+  using param_type = void;
+  static constexpr std::string_view name() { return "ctff_failed_trace"; }
+};
+template <class C>
+using traced_t =
+    std::conditional_t<traced_shape_v<C>.fault.kind == fault_kind::none, C, failed_trace_stand_in>;
+
+// "made at line <n>: <file>" for the diagnostic of a kept constant value.
+template <made_where M>
+struct made_at_writer {
+  constexpr void operator()(text_sink& s) const {
+    if (!M.known()) {
+      s.put("made by a call of a computation on constants");
+      return;
+    }
+    s.put("made at line ");
+    char digits[10];
+    int n = 0;
+    for (std::uint32_t v = M.line; v != 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+    while (n != 0) s.put(digits[--n]);
+    s.put(": ");
+    s.put(std::string_view(M.file));
+  }
+};
+
+// The trace once more, where it is not a constant expression: the compiler says why (a ctff:
+// message and the user's lines in its notes). Instantiated, never read.
+template <class C>
+inline constexpr traced_shape failed_trace_v = trace_shape<C>();
+
+// The one diagnostic of a failed trace (instantiated once per computation, whatever outputs are
+// used).
+template <class C>
+constexpr void report_trace_fault() {
+  constexpr trace_fault f = traced_shape_v<C>.fault;
+  if constexpr (f.kind == fault_kind::kept_constant_value) {
+    static_assert(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+  } else if constexpr (f.kind == fault_kind::not_constant) {
+    if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
+  }
+}
 
 template <class C>
 inline constexpr auto frozen_v = [] {
   trace_ctx ctx;
   trace_live<C>(ctx);
-  return freeze<graph_shape_v<C>>(ctx);
+  return freeze<traced_shape_v<C>.shape>(ctx);
 }();
 
 // The recorded graph of C, read in place by every output, and its root.
 template <class C>
 constexpr frozen_read static_graph() {
-  return read_frozen(frozen_v<C>);
+  report_trace_fault<C>();
+  return read_frozen(frozen_v<traced_t<C>>);
 }
 
 template <class C>
