@@ -56,6 +56,8 @@ inline constexpr traced_shape shape_in_v<shape_tag<S>> = S;
 
 template <class C>
 inline constexpr traced_shape traced_shape_v = shape_in_v<decltype(probe_shape<C>(0))>;
+template <class C>
+inline constexpr graph_shape graph_shape_v = traced_shape_v<C>.shape;
 
 // What the outputs of a computation whose trace failed are made of (never shown: the program
 // does not compile), so that the failure is reported once, not once per output.
@@ -107,7 +109,7 @@ template <class C>
 inline constexpr auto frozen_v = [] {
   trace_ctx ctx;
   trace_live<C>(ctx);
-  return freeze<traced_shape_v<C>.shape>(ctx);
+  return freeze<graph_shape_v<C>>(ctx);
 }();
 
 // The recorded graph of C, read in place by every output, and its root.
