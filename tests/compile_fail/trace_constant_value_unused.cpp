@@ -1,5 +1,5 @@
 // A value made from constants only that is never used: Python binds it, C++ cannot tell where.
-// expect-mode: trace
+// expect-mode: trace strict
 // expect: ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used
 #include <cstdint>
 

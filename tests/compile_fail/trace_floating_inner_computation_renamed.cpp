@@ -1,7 +1,7 @@
 // A computation with captures made inside a compile-time trace, named like that trace and called
 // on a constant only: traced before its enclosing names are known, so its name (Python: c_1)
 // cannot be told.
-// expect-mode: trace
+// expect-mode: trace strict
 // expect: ctff: a computation with captures called on constants only is named like an enclosing computation
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // A floating value (made from constants) evaluated first, then a helper whose unused result
 // sits before its calls: the unused result may belong to the helper or to the statement before.
-// expect-mode: trace
+// expect-mode: trace strict
 // expect: ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python
 #include <cstdint>
 #include <tuple>

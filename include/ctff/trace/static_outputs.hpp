@@ -41,7 +41,7 @@ struct shape_tag {};
 template <class C>
 constexpr traced_shape trace_shape() {
   trace_ctx ctx;
-  const auto root = trace_live<C>(ctx);
+  const auto root = trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
   return traced_shape{shape_of(ctx, root), ctx.fault};
 }
 template <class C>
@@ -93,18 +93,6 @@ struct made_at_writer {
 template <class C>
 inline constexpr traced_shape failed_trace_v = trace_shape<C>();
 
-// The one diagnostic of a failed trace (instantiated once per computation, whatever outputs are
-// used).
-template <class C>
-constexpr void report_trace_fault() {
-  constexpr trace_fault f = traced_shape_v<C>.fault;
-  if constexpr (f.kind == fault_kind::kept_constant_value) {
-    static_assert(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
-  } else if constexpr (f.kind == fault_kind::not_constant) {
-    if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
-  }
-}
-
 template <class C>
 inline constexpr auto frozen_v = [] {
   trace_ctx ctx;
@@ -112,10 +100,16 @@ inline constexpr auto frozen_v = [] {
   return freeze<graph_shape_v<C>>(ctx);
 }();
 
-// The recorded graph of C, read in place by every output, and its root.
+// The recorded graph of C, read in place by every output, and its root. Here too the one
+// diagnostic of a failed trace (instantiated once per computation, whatever outputs are used).
 template <class C>
 constexpr frozen_read static_graph() {
-  report_trace_fault<C>();
+  constexpr trace_fault f = traced_shape_v<C>.fault;
+  if constexpr (f.kind == fault_kind::kept_constant_value) {
+    static_assert(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+  } else if constexpr (f.kind == fault_kind::not_constant) {
+    if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
+  }
   return read_frozen(frozen_v<traced_t<C>>);
 }
 
