@@ -162,7 +162,8 @@ TEST_CASE("structural labels: float16 (recorded by hand) and bfloat16", "[struct
   CHECK(hand_drawn(dtype::float16, 0x2e66, LAMBDA_NONE "Lit(0.0999755859375)"));
   // bfloat16 is not covered by the Python runner: ml_dtypes before 0.6 (federated_language 0.5.3
   // requires <0.6) gives its scalar no __format__, so numpy's prints its str(), the same text as
-  // the compact form (literal_print_test.cpp). Derived from ml_dtypes' source, not measured.
+  // the compact form (literal_print_test.cpp). Derived from ml_dtypes' source, not run (the
+  // runner's bfloat16 emulation, from ml_dtypes 0.5.4's source, prints the same).
   STATIC_REQUIRE(hand_drawn(dtype::bfloat16, 0x3dcd, LAMBDA_NONE "Lit(0.100098)"));
   CHECK(hand_drawn(dtype::bfloat16, 0x3dcd, LAMBDA_NONE "Lit(0.100098)"));
 }
