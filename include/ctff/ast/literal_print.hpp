@@ -1,6 +1,7 @@
 // Literals as text: numpy 1.24's str() of the value. Scalars as numpy's scalar str (`10`, `2.5`,
 // `True`, `b'hi'`, `(1+2j)`); arrays as array2string with numpy's defaults: precision 8,
-// floatmode 'maxprec', linewidth 75, threshold 1000, edgeitems 3, separator ' '.
+// floatmode 'maxprec', linewidth 75, threshold 1000, edgeitems 3, separator ' '. Also the
+// structural drawing's label of a literal, which differs for float and complex scalars.
 #pragma once
 
 #include <cstdint>
@@ -9,16 +10,17 @@
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/float_format.hpp"
 #include "ctff/ast/literal.hpp"
+#include "ctff/ast/python_repr.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
 
 // A numpy bytes value as Python's repr writes it: b'...' (b"..." when it holds ' and no "). numpy
-// drops trailing NUL bytes of an 'S' value.
+// drops trailing NUL bytes of an 'S' value; a Python bytes object keeps them (`keep_nuls`).
 CTFF_DEFER
-constexpr void put_bytes_repr(text_sink& s, std::string_view text) {
-  while (!text.empty() && text.back() == '\0') text.remove_suffix(1);
+constexpr void put_bytes_repr(text_sink& s, std::string_view text, bool keep_nuls = false) {
+  while (!keep_nuls && !text.empty() && text.back() == '\0') text.remove_suffix(1);
   bool has_single = false, has_double = false;
   for (char c : text) {
     has_single |= c == '\'';
@@ -482,6 +484,37 @@ constexpr void print_literal(const graph_view& g, const lit& l, text_sink& s) {
     return;
   }
   array_printer<V>(g, l, s).print();
+}
+
+// A literal's label in the structural drawing, `Lit(<value>)`: federated_language writes it with
+// an f-string, and numpy's __format__ turns a float or complex scalar into Python's float or
+// complex first (float16 and float32 widened to a double), so those print as Python's repr
+// (`0.10000000149011612`, `1.0`, `(1+2j)`). A string scalar is the bytes object read from the
+// proto, trailing NULs kept (`b'a\x00'`). Every other value (arrays included) as its str(). (A
+// bfloat16 scalar is no numpy floating type, and ml_dtypes before 0.6, which federated_language
+// 0.5.3 requires, gives it no __format__: numpy's falls back to its str(), ml_dtypes' text.)
+template <class V = void>
+constexpr void put_literal_label(const graph_view& g, const lit& l, text_sink& s) {
+  s.put("Lit(");
+  if (l.dim_count != 0) {
+    print_literal<V>(g, l, s);
+  } else if (l.dt == dtype::float16 || l.dt == dtype::float32 || l.dt == dtype::float64) {
+    small_text t;
+    put_python_float(t, float_parts_of(l.dt, g.vals[l.val_begin]), true, false);
+    s.put(t.view());
+  } else if (l.dt == dtype::complex64 || l.dt == dtype::complex128) {
+    const std::uint64_t* v = &g.vals[l.val_begin];
+    small_text t;
+    put_python_complex(t, float_parts_of(l.dt, v[0]), float_parts_of(l.dt, v[1]));
+    s.put(t.view());
+  } else if (l.dt == dtype::str) {
+    const std::uint64_t* v = &g.vals[l.val_begin];
+    put_bytes_repr(s, g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1])),
+                   true);
+  } else {
+    print_scalar(g, l.dt, &g.vals[l.val_begin], s);
+  }
+  s.put(')');
 }
 
 }  // namespace ctff::detail

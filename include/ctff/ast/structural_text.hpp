@@ -113,17 +113,15 @@ class basic_structural_text {
         s.put("Block");
         return;
       case node_kind::literal:
-        s.put("Lit(");
         if constexpr (std::is_same_v<Sink, text_sink>) {
-          print_literal(g_, g_.lits.p[n.a], s);
+          put_literal_label(g_, g_.lits.p[n.a], s);
         } else {
           scratch<char> buf;
-          buf.assign(static_cast<std::size_t>(len) - 5, ' ');
+          buf.assign(static_cast<std::size_t>(len), ' ');
           text_sink t{buf.data()};
-          print_literal(g_, g_.lits.p[n.a], t);
+          put_literal_label(g_, g_.lits.p[n.a], t);
           for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
         }
-        s.put(')');
         return;
       case node_kind::placement:
         s.put("Placement");

@@ -268,9 +268,7 @@ class tree_drawer {
   void put_leaf(std::uint32_t i, text_sink& s) const {
     const block_node& n = t_.node(i);
     if (n.kind == block_kind::literal) {
-      s.put("Lit(");
-      print_literal(t_.pool, t_.pool.lits[n.b], s);
-      s.put(')');
+      put_literal_label(t_.pool, t_.pool.lits[n.b], s);
     } else {
       put_opaque_label(t_, i, s, true);
     }
