@@ -330,8 +330,12 @@ TEST_CASE("opaque: bindings must mirror the type", "[opaque]") {
   // a binding whose shape was forgotten (tf_binding<N>) is checked when the computation is made.
   const std::string gd = "GD";
   using F = ctff::function<ctff::struct_<float, float>, float>;
-  STATIC_REQUIRE(ctff::detail::binding_fits_v<ctff::struct_t<float, float>,
-                                              decltype(tf_struct(tf_tensor(""), tf_tensor("")))::shape>);
+  using two_floats = ctff::tff_t<ctff::struct_<float, float>>;
+  STATIC_REQUIRE(ctff::detail::binding_fits_v<
+                 two_floats, decltype(tf_struct(tf_tensor(""), tf_tensor("")))::shape>);
+  STATIC_REQUIRE(!ctff::detail::binding_fits_v<two_floats, decltype(tf_tensor(""))::shape>);
+  STATIC_REQUIRE(!ctff::detail::binding_fits_v<
+                 two_floats, decltype(tf_struct(tf_tensor(""), ctff::tf_sequence("")))::shape>);
   const ctff::tf_binding<1> x = tf_tensor("x:0");
   const ctff::tf_binding<1> y = tf_tensor("y:0");
   const ctff::tf_binding<2> a = tf_struct(tf_tensor("a:0"));

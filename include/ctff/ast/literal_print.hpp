@@ -103,8 +103,9 @@ constexpr void print_scalar(const graph_view& g, dtype d, const std::uint64_t* v
     case dtype::bool_:
       s.put(v[0] ? "True" : "False");
       return;
-    case dtype::str:
-      put_bytes_repr(s, g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1])));
+    case dtype::str:  // the bytes object read from the proto: its trailing NULs stay
+      put_bytes_repr(s, g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1])),
+                     true);
       return;
     case dtype::float16: case dtype::float32: case dtype::float64:
       format_float_scalar(t, float_parts_of(d, v[0]));
@@ -489,8 +490,7 @@ constexpr void print_literal(const graph_view& g, const lit& l, text_sink& s) {
 // A literal's label in the structural drawing, `Lit(<value>)`: federated_language writes it with
 // an f-string, and numpy's __format__ turns a float or complex scalar into Python's float or
 // complex first (float16 and float32 widened to a double), so those print as Python's repr
-// (`0.10000000149011612`, `1.0`, `(1+2j)`). A string scalar is the bytes object read from the
-// proto, trailing NULs kept (`b'a\x00'`). Every other value (arrays included) as its str(). (A
+// (`0.10000000149011612`, `1.0`, `(1+2j)`). Every other value (arrays included) as its str(). (A
 // bfloat16 scalar is no numpy floating type, and ml_dtypes before 0.6, which federated_language
 // 0.5.3 requires, gives it no __format__: numpy's falls back to its str(), ml_dtypes' text.)
 template <class V = void>
@@ -507,10 +507,6 @@ constexpr void put_literal_label(const graph_view& g, const lit& l, text_sink& s
     small_text t;
     put_python_complex(t, float_parts_of(l.dt, v[0]), float_parts_of(l.dt, v[1]));
     s.put(t.view());
-  } else if (l.dt == dtype::str) {
-    const std::uint64_t* v = &g.vals[l.val_begin];
-    put_bytes_repr(s, g.chars_at(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1])),
-                   true);
   } else {
     print_scalar(g, l.dt, &g.vals[l.val_begin], s);
   }
