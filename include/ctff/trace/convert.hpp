@@ -259,19 +259,26 @@ constexpr bool used_by_other(const trace_ctx& c, const scratch<operand*>& ops,
   return false;
 }
 
+// Unused results (no handle, no user) are taken only with a helper local below them: one
+// argument's bindings are consecutive, so whatever lies between two of its bindings is its own
+// (`auto s = sum(v); max(v); return broadcast(s);`). An unused result with nothing of the window
+// below it stays outside: a helper's leading unused result and an earlier statement's leave the
+// same trace (same bindings, same handle events), and Python binds them in different places.
 CTFF_DEFER
 constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, std::uint32_t last,
                                       std::uint32_t floor,
                                       const scratch<operand*>* ops = nullptr,
                                       const operand* self = nullptr) {
-  while (first > floor) {
-    const std::uint32_t call = c.bindings[first - 1];
+  for (std::uint32_t k = first; k > floor; --k) {  // [k, first): unused results, not yet taken
+    const std::uint32_t call = c.bindings[k - 1];
     const node& n = c.nodes[call];
-    if (alive(c, n) || n.user == no_node || n.user < first || n.user >= last) break;
+    if (alive(c, n)) break;
+    // (A user inside [k, first) is an unused result's: taken with it or not at all.)
+    if (n.user != no_node && (n.user < k || n.user >= last)) break;
     if (ops && used_by_other(c, *ops, self, call)) break;
-    const std::uint32_t next = c.bindings[first];
+    const std::uint32_t next = c.bindings[k];
     if (next < call || held_inline(c, call, next)) break;
-    --first;
+    if (n.user != no_node && n.user >= first) first = k - 1;
   }
   return first;
 }
@@ -279,30 +286,34 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
 // A temporary that bound nothing itself (a struct a helper returned) can hold the calls its
 // helper bound and named: bindings just before it that no handle names, no call used, that it
 // refers to and that no other live struct, selection or inline call holds (a variable's, also
-// one inside the temporary: `make_struct(kept, x)`). They are its window. (An element selected from such a temporary takes the window at the selection.)
+// one inside the temporary: `make_struct(kept, x)`). They are its window, with the unused results
+// between them and it (extend_window's rule). (An element selected from such a temporary takes
+// the window at the selection.)
 // (Found by the differential test: `f(federated_max(a), helper(b))`, where the helper returns
 // `make_struct(b, s)` of its local `s`, kept g++'s run-time order.)
 CTFF_DEFER
 constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::uint32_t floor) {
   const std::uint32_t id = o.loc.id;
+  const node& self = c.nodes[id];
   std::uint32_t first = o.loc.first;
-  while (first > floor) {
-    const std::uint32_t call = c.bindings[first - 1];
+  for (std::uint32_t k = first; k > floor; --k) {  // [k, first): unused results, not yet taken
+    const std::uint32_t call = c.bindings[k - 1];
     const node& n = c.nodes[call];
     // (The operand itself, when it is the call's Reference, is a handle on the call.)
-    const node& self = c.nodes[id];
     const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
     const bool named = n.live > own || (n.live == 0 && alive(c, n));
-    if (named || n.user != no_node || call > id || !refers_to(c, id, call)) break;
-    for (auto k = static_cast<std::uint32_t>(c.nodes.size()); --k > call;) {
-      const node& m = c.nodes[k];
-      if (alive(c, m) && m.seq == no_node &&
-          (m.kind == node_kind::struct_ || m.kind == node_kind::selection ||
-           m.kind == node_kind::call) &&
-          k != id && refers_to(c, k, call))
+    if (named || call > id) break;
+    const bool held = n.user == no_node && refers_to(c, id, call);
+    if (!held && n.user != no_node && (n.user < k || n.user >= first)) break;
+    for (auto m = static_cast<std::uint32_t>(c.nodes.size()); --m > call;) {
+      const node& h = c.nodes[m];
+      if (alive(c, h) && h.seq == no_node &&
+          (h.kind == node_kind::struct_ || h.kind == node_kind::selection ||
+           h.kind == node_kind::call) &&
+          m != id && refers_to(c, m, call))
         return first;
     }
-    --first;
+    if (held) first = k - 1;
   }
   return first;
 }
