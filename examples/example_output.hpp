@@ -1,5 +1,6 @@
 // What every example does with its computation: print its type and compact form, check that
-// protobuf parses the bytes back unchanged, and write them to a .binpb file (the path given as the
+// protobuf parses the bytes back unchanged (when built with protobuf: CTFF_EXAMPLE_PROTOBUF, which
+// examples/CMakeLists.txt defines unless the build has no ctff::proto), and write them to a .binpb file (the path given as the
 // first command-line argument, or NAME.binpb in the current directory).
 #pragma once
 
@@ -8,7 +9,11 @@
 #include <string>
 #include <string_view>
 
+#ifdef CTFF_EXAMPLE_PROTOBUF
 #include <ctff/proto.hpp>
+#else
+#include <ctff/ctff.hpp>
+#endif
 
 namespace example {
 
@@ -19,12 +24,14 @@ inline void print(const char* label, std::string_view text) {
 // Returns main's exit status.
 template <class C>
 int output(const C& computation, int argc, char** argv) {
+#ifdef CTFF_EXAMPLE_PROTOBUF
   // ctff::to_proto parses the bytes with protobuf (and throws if it cannot).
   if (ctff::to_proto(computation).SerializeAsString() != computation.bytes().str()) {
     std::fprintf(stderr, "protobuf re-serializes %.*s differently\n",
                  static_cast<int>(C::name().size()), C::name().data());
     return 1;
   }
+#endif
   print("type", computation.type_string());
   print("compact", computation.compact());
   const std::string path =

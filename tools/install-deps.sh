@@ -18,6 +18,10 @@ packages=(
   libbenchmark-dev
   clang-16
   libclang-rt-16-dev
+  clang-22
+  libclang-rt-22-dev
+  libc++-22-dev
+  libc++abi-22-dev
   python3
 )
 if [[ ${1:-} == --bench ]]; then

@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
-# Installs what is missing, then:
-#   1. for g++-12 and clang++-16: configures (Release) into build/gcc or build/clang, builds with
-#      -j2 and runs the whole ctest suite. The differential test (tests/differential) compiles its
-#      programs with both compilers in whichever build runs it first; the object cache
-#      build/differential-cache is shared, so the second build only links, runs and compares.
-#   2. for both compilers again with -DCTFF_SANITIZE=ON (AddressSanitizer + UBSan) at -O0 in
-#      build/gcc-asan and build/clang-asan: builds the unit tests and the examples and runs them.
-#      (-O0: with the sanitizers, g++ -O2 compiles a unit test 4x slower, 75 s against 18 s for
-#      binding_rules_test.cpp; the sanitizers check the same at -O0.)
+# Installs what is missing, then builds and tests ctff with g++-12, clang++-16 and clang++-22
+# (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
+# depend on the compiler is done once:
+#   1. gcc:     g++-12, Release, everything, all ctest tests. The differential test
+#               (tests/differential) compiles its programs with g++-12, clang++-16 and clang++-22
+#               and compares all three; its object cache is build/differential-cache.
+#   2. clang:   clang++-16, Release: all but the benchmarks (built by 1), the consumer tests
+#               (install and CMake packaging), the differential test and docs.diagnostics (which
+#               runs both g++-12 and clang++-16 itself): run by 1.
+#   3. clang22: clang++-22 with -DCTFF_SANITIZE=ON (AddressSanitizer + UBSan) at -O0: the unit
+#               tests and examples built and run, the compile-fail cases (clang-22 prints computed
+#               static_assert messages). One tree is both clang-22's suite and its sanitizer suite
+#               (with --no-asan: a Release tree). Not the header checks: with the same libstdc++,
+#               1 and 2 check that every header compiles on its own.
+#   4. libcxx:  clang++-22 -stdlib=libc++, Release, without ctff::proto (Debian's protobuf is
+#               built against libstdc++): the protobuf-free unit tests, examples and header checks.
+#   5. gcc-sanitize-syntax: every unit test, example and ctff-inspect TU of build 1 compiled again
+#               by g++-12 with -fsyntax-only -fsanitize=address,undefined (tools/sanitize_syntax.py):
+#               the compile-time traces stay constant expressions under g++'s sanitizers.
+#   6. clang-asan: clang++-16 with -DCTFF_SANITIZE=ON at -O0: the unit tests and the examples built
+#               and run. (-O0: the sanitizers check the same at -O0, and it compiles faster.)
 # Prints the time of every phase. Exits non-zero if anything failed.
 #
-#   --no-asan          skip step 2
+#   --no-asan          skip steps 5 and 6, and build 3 without the sanitizers
 #   --build-root DIR   build trees under DIR instead of build/
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +40,6 @@ done
 
 bash tools/install-deps.sh || exit 1
 
-declare -A compilers=([gcc]=g++-12 [clang]=clang++-16)
 results=()
 timings=()
 failed=0
@@ -75,21 +86,32 @@ suite() {
 
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
-for name in gcc clang; do
-  suite "$name" "${compilers[$name]}" "$root/$name" "" "" Release \
-    -DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
-done
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+sanitize=(Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCTFF_SANITIZE=ON)
+[[ $asan -eq 1 ]] || sanitize=(Release)
+cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
+
+suite gcc g++-12 "$root/gcc" "" "" Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" Release "$cache" \
+  -DCTFF_BUILD_BENCHMARKS=OFF
+suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
+  "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
+suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \
+  Release -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCTFF_BUILD_BENCHMARKS=OFF
 
 if [[ $asan -eq 1 ]]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
-  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-  for name in gcc clang; do
-    # Only what runs: the unit tests and the examples (not the benchmarks, header checks or
-    # compile-fail cases, which the plain builds cover).
-    suite "$name-asan" "${compilers[$name]}" "$root/$name-asan" \
-      ctff_runnable "-L unit|example" Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
-      -DCTFF_SANITIZE=ON -DCTFF_BUILD_BENCHMARKS=OFF
-  done
+  if [[ -f $root/gcc/compile_commands.json ]] &&
+      phase "gcc-sanitize-syntax" python3 tools/sanitize_syntax.py "$root/gcc" --jobs 2; then
+    results+=("gcc-sanitize-syntax: passed")
+  else
+    results+=("gcc-sanitize-syntax: FAILED")
+    failed=1
+  fi
+  # Only what runs: the unit tests and the examples (not the benchmarks, header checks or
+  # compile-fail cases, which the plain build covers).
+  suite clang-asan clang++-16 "$root/clang-asan" ctff_runnable "-L unit|example" \
+    "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 fi
 
 echo "=== timings"

@@ -7,12 +7,21 @@
 # its flags and the line budget. <include-dir> replaces the project's include/ directory (used by
 # mutate.sh). A case states what the user must see:
 #   // expect: <text>        (one or more) text that must appear in the compiler output
+#   // expect-re: <regex>    (any number) an extended regular expression (grep -E) that must match
+#                           a line of the output: for text the compilers spell differently
+#   // expect-computed: <text>, // expect-pieces: <text>, // expect-whole: <text>
+#                           text expected only where the compiler shows the TFF types that way
+#                           (CTFF_DIAGNOSTIC_MODE: in a computed static_assert message, in pieces
+#                           of 36 characters (clang), or whole in the failed condition (g++))
+#   // expect-condition: <text>  in the failed condition (pieces or whole), where the compilers
+#                           print a '"' of the text as \"
 #   ... // expect-line       (a trailing comment) the user's own line, where the mistake is
 #   // expect-mode: trace    (optional) the error is found while the trace runs, see below
 #                            (`trace strict`: and its report keeps the ordinary line budget)
 # The case passes only if
 #   1. the compiler rejects the file,
-#   2. every `// expect: <text>` line's text appears in the compiler output,
+#   2. every `// expect: <text>` line's text appears in the compiler output, and every
+#      `// expect-re: <regex>` matches a line of it,
 #   3. the output shows the user's line: `<case>.cpp:<n>:` where n is the line marked with a
 #      trailing `// expect-line` (exactly one such line per case), or names it in a ctff
 #      diagnostic's text (`made at line <n>: <case>.cpp`),
@@ -36,6 +45,14 @@ name=$(basename "$case_file")
 
 mapfile -t expects < <(sed -n 's/^[[:space:]]*\/\/[[:space:]]*expect:[[:space:]]*//p' "$case_file" |
                        sed 's/[[:space:]]*$//')
+mode=${CTFF_DIAGNOSTIC_MODE:-none}
+modes="$mode"
+[[ $mode == pieces || $mode == whole ]] && modes="($mode|condition)"
+mapfile -t mode_expects < <(sed -En "s/^[[:space:]]*\/\/[[:space:]]*expect-${modes}:[[:space:]]*//p" "$case_file" |
+                            sed 's/[[:space:]]*$//')
+expects+=(${mode_expects[@]+"${mode_expects[@]}"})
+mapfile -t expect_res < <(sed -n 's/^[[:space:]]*\/\/[[:space:]]*expect-re:[[:space:]]*//p' "$case_file" |
+                          sed 's/[[:space:]]*$//')
 if [[ ${#expects[@]} -eq 0 ]]; then
   echo "FAIL $name: no '// expect: <text>' line in the case" >&2
   exit 1
@@ -56,6 +73,11 @@ fi
 for text in "${expects[@]}"; do
   if ! grep -qF -- "$text" <<<"$output"; then
     problems+=("expected text not found: $text")
+  fi
+done
+for re in ${expect_res[@]+"${expect_res[@]}"}; do
+  if ! grep -qE -- "$re" <<<"$output"; then
+    problems+=("expected pattern not found: $re")
   fi
 done
 # The user's line: `<case>.cpp:<n>:` (g++ and clang both print file:line:column).

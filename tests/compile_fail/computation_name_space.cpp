@@ -1,6 +1,7 @@
 // A computation name Python cannot give a function (a space).
 // expect: ctff: computation: the name must be a Python identifier and not a keyword
-// expect: name: \"my comp\"
+// expect-condition: name: \"my comp\"
+// expect-computed: name: "my comp"
 #include <cstdint>
 
 #include <ctff/ctff.hpp>

@@ -1,7 +1,8 @@
 // make_struct<names...> with a name given twice: checked in make_struct itself, so the user's line
 // inside the traced lambda shows on clang too (it used to sit behind "skipping N contexts").
 // expect: ctff: make_struct<names...>: the names must be unique
-// expect: names: \"a\", \"a\"
+// expect-condition: names: \"a\", \"a\"
+// expect-computed: names: "a", "a"
 #include <cstdint>
 
 #include <ctff/ctff.hpp>

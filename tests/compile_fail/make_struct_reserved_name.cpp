@@ -1,6 +1,7 @@
 // make_struct with a name Python's StructType reserves (one of its attributes).
 // expect: ctff: make_struct<names...>: a struct element name must not be empty nor an attribute name of Python's StructType
-// expect: names: \"loss\", \"items\"
+// expect-condition: names: \"loss\", \"items\"
+// expect-computed: names: "loss", "items"
 #include <cstdint>
 
 #include <ctff/ctff.hpp>

@@ -1,6 +1,7 @@
 // A polymorphic computation's name is its Python function's name too.
 // expect: ctff: polymorphic: the name must be a Python identifier and not a keyword
-// expect: name: \"add-one\"
+// expect-condition: name: \"add-one\"
+// expect-computed: name: "add-one"
 #include <cstdint>
 
 #include <ctff/ctff.hpp>

@@ -149,4 +149,20 @@ TEST_CASE("diagnostic text pieces", "[diagnostics]") {
 #endif
 }
 
+// Where the compiler takes a computed static_assert message, the text follows the rule whole.
+TEST_CASE("diagnostic text in a computed message", "[diagnostics]") {
+#if CTFF_COMPUTED_DIAGNOSTICS
+  constexpr auto whole = diagnostic_message(diagnostic_for<long_type>::shown, "ctff: op: rule");
+  STATIC_REQUIRE(std::string_view(whole.data(), whole.size()) ==
+                 "ctff: op: rule; value: {<loss=float32,count=int32,weights=float32[4],"
+                 "learning_rate=float64>}@CLIENTS");
+  constexpr auto two = diagnostic_message(diagnostic_for<text_36_and_label>::shown, "r");
+  STATIC_REQUIRE(std::string_view(two.data(), two.size()) ==
+                 "r; value: {<loss=float32,count=int32>}@CLIENTS; zero: int32[10]");
+  STATIC_REQUIRE(!static_cast<bool>(diagnostic_for<long_type>::shown));
+#else
+  STATIC_REQUIRE(!diagnostic_for<long_type>::shown);
+#endif
+}
+
 }  // namespace

@@ -17,6 +17,18 @@
 // reads as one piece, and in a longer type after a comma or before a '@' (never inside a name).
 // Each piece's terminating zero is written explicitly: clang's evaluator otherwise records only
 // the characters written (8, 16 or 32 of them) and prints the array as a list of numbers.
+//
+// A compiler that takes a computed static_assert message (P2741, __cpp_static_assert >= 202306L:
+// clang 22 in every mode, clang 17-21 and g++ 14 in C++26 mode) prints the text whole instead, in
+// the message, whatever its length. So a check is written
+//
+//   CTFF_DIAGNOSE(detail::diagnostic_for<W>::shown, "ctff: <operator>: <rule>");
+//
+// (as long as `static_assert`, so that continuation lines stay aligned), which is that
+// static_assert on other compilers and on these
+//   static_assert(false, detail::diagnostic_message(detail::diagnostic_for<W>::shown, "ctff: ..."))
+// printing `error: static assertion failed: ctff: <operator>: <rule>; value: {int32}@CLIENTS`
+// (a literal `false` condition: clang prints no "due to requirement" account of it).
 #pragma once
 
 #include <array>
@@ -25,6 +37,24 @@
 #include <utility>
 
 #include "ctff/core/static_text.hpp"
+
+#if defined(__cpp_static_assert) && __cpp_static_assert >= 202306L
+#define CTFF_COMPUTED_DIAGNOSTICS 1
+#if defined(__clang__)
+// clang 22 takes the computed message in C++20 too, with a -Wc++26-extensions (-Wpedantic) warning.
+#define CTFF_DIAGNOSE(...)                                                                  \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"") \
+      static_assert(false, ::ctff::detail::diagnostic_message(__VA_ARGS__))                   \
+          _Pragma("clang diagnostic pop")
+#else
+#define CTFF_DIAGNOSE(...) static_assert(false, ::ctff::detail::diagnostic_message(__VA_ARGS__))
+#endif
+#else
+#define CTFF_COMPUTED_DIAGNOSTICS 0
+// Object-like: the condition and the message are the user's tokens, not a macro's, so g++ adds no
+// "in expansion of macro" note (the compile-fail cases' line budget).
+#define CTFF_DIAGNOSE static_assert
+#endif
 
 namespace ctff {
 
@@ -125,9 +155,51 @@ struct diagnostic_of<W, std::index_sequence<K...>> {
   using type = diagnostic<diagnostic_piece<W, K>()...>;
 };
 
+#if CTFF_COMPUTED_DIAGNOSTICS
+
+// diagnostic_for<W>::shown: never true (a plain static_assert of it still works) and names W for
+// diagnostic_message.
+template <class W>
+struct diagnostic_shown {
+  explicit constexpr operator bool() const { return false; }
+};
+template <class W>
+struct diagnostic_text {
+  static constexpr diagnostic_shown<W> shown{};
+};
+
+// A static_assert message: a char buffer (std::string is no constant in libstdc++ 12).
+template <std::size_t N>
+struct diagnostic_message_text {
+  char text[N]{};
+  constexpr std::size_t size() const { return N; }
+  constexpr const char* data() const { return text; }
+};
+
+// "<rule>; <W's text>", each '\n' of the text (between report items, after a ';') a space.
+template <class W, std::size_t N>
+constexpr auto diagnostic_message(diagnostic_shown<W>, const char (&rule)[N]) {
+  constexpr std::string_view all = static_text<W>();
+  diagnostic_message_text<N - 1 + 2 + all.size()> m{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 1 < N; ++i) m.text[n++] = rule[i];
+  m.text[n++] = ';';
+  m.text[n++] = ' ';
+  for (const char c : all) m.text[n++] = c == '\n' ? ' ' : c;
+  return m;
+}
+
+// The type whose `shown` a failed check names.
+template <class W>
+using diagnostic_for = diagnostic_text<W>;
+
+#else
+
 // The `diagnostic` specialization showing W's text.
 template <class W>
 using diagnostic_for = typename diagnostic_of<W>::type;
+
+#endif
 
 // Never true: names C++ types in the compiler's output (for arguments that have no TFF type).
 template <class... X>

@@ -20,13 +20,13 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
   using ZT = type_or_void_t<Z>;
   using Fallback = server_t<tensor<dtype::int32>>;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_aggregate: the value must be federated, or a struct of federated "
         "values to zip");
     return poisoned<Fallback>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_aggregate: the value must be placed at CLIENTS");
     return poisoned<Fallback>();
   } else if constexpr (std::is_void_v<ZT>) {
@@ -41,7 +41,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
     using AccA = decltype(acc);
     using AccT = type_or_void_t<AccA>;
     if constexpr (!is_function_v<AccT>) {
-      static_assert(report<labeled<"accumulate", AccT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"accumulate", AccT>>::shown,
                     "ctff: federated_aggregate: accumulate, merge and report must be computations "
                     "or function-typed values");
       return poisoned<Fallback>();
@@ -51,7 +51,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
       using MergeA = decltype(mrg);
       using MergeT = type_or_void_t<MergeA>;
       if constexpr (!is_function_v<MergeT>) {
-        static_assert(
+        CTFF_DIAGNOSE(
             report<labeled<"merge", MergeT>>::shown,
             "ctff: federated_aggregate: accumulate, merge and report must be computations "
             "or function-typed values");
@@ -62,7 +62,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
         using RepA = decltype(rep);
         using RepT = type_or_void_t<RepA>;
         if constexpr (!is_function_v<RepT>) {
-          static_assert(
+          CTFF_DIAGNOSE(
               report<labeled<"report", RepT>>::shown,
               "ctff: federated_aggregate: accumulate, merge and report must be computations "
               "or function-typed values");
@@ -72,7 +72,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
           using R = typename fn_info<RepT>::result;
           using Guess = server_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>>;
           if constexpr (struct_info<AccP>::size != 2) {
-            static_assert(
+            CTFF_DIAGNOSE(
                 report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
                 "ctff: federated_aggregate: accumulate must have type (<U,T> -> U), with T "
                 "the member type of the value");
@@ -80,29 +80,29 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
           } else {
             using U = typename struct_info<AccP>::template elem_t<0>;  // the zero's slot
             if constexpr (!is_assignable_v<U, ZT>) {
-              static_assert(report<labeled<"zero", ZT>, labeled<"accumulate", AccT>>::shown,
+              CTFF_DIAGNOSE(report<labeled<"zero", ZT>, labeled<"accumulate", AccT>>::shown,
                             "ctff: federated_aggregate: the zero is not assignable to accumulate's "
                             "first parameter");
               return poisoned<Guess>();
             } else if constexpr (!is_assignable_v<function_t<struct_t<U1, M>, U1>, AccT>) {
-              static_assert(
+              CTFF_DIAGNOSE(
                   report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
                   "ctff: federated_aggregate: accumulate must have type (<U,T> -> U), with T "
                   "the member type of the value");
               return poisoned<Guess>();
             } else if constexpr (!is_assignable_v<function_t<struct_t<U1, U1>, U1>, MergeT>) {
-              static_assert(report<labeled<"merge", MergeT>, labeled<"accumulate", AccT>>::shown,
+              CTFF_DIAGNOSE(report<labeled<"merge", MergeT>, labeled<"accumulate", AccT>>::shown,
                             "ctff: federated_aggregate: merge must have type (<U,U> -> U), with U "
                             "the result type of accumulate");
               return poisoned<Guess>();
             } else if constexpr (!fn_info<RepT>::has_param ||
                                  !is_assignable_v<function_t<typename fn_info<MergeT>::result, R>,
                                                   RepT>) {
-              static_assert(report<labeled<"report", RepT>, labeled<"merge", MergeT>>::shown,
+              CTFF_DIAGNOSE(report<labeled<"report", RepT>, labeled<"merge", MergeT>>::shown,
                             "ctff: federated_aggregate: report must take the result type of merge");
               return poisoned<Guess>();
             } else if constexpr (has_placed_v<R>) {
-              static_assert(
+              CTFF_DIAGNOSE(
                   report<labeled<"report", RepT>>::shown,
                   "ctff: federated_aggregate: report's result must not contain federated or "
                   "function types");
@@ -112,7 +112,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
               using MergeU = unnamed_fn_t<struct_t<U, U>, MergeA>;
               using F = function_t<struct_t<clients_t<M>, U, AccU, MergeU, RepT>, server_t<R>>;
               if constexpr (!is_concrete_instance_v<F, sig::federated_aggregate>) {
-                static_assert(report<labeled<"intrinsic", F>>::shown,
+                CTFF_DIAGNOSE(report<labeled<"intrinsic", F>>::shown,
                               "ctff: federated_aggregate: accumulate's first parameter and the "
                               "results of accumulate and merge must all have one type U, as in "
                               "(<{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> R@SERVER)");

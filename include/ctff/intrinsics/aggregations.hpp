@@ -21,23 +21,23 @@ constexpr auto federated_sum(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_sum: the value must be federated, or a struct of federated values "
         "to zip");
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_sum: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!sum_numeric_v<member_t<T>>) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_sum: the member type must be a structure of numeric tensors (not "
         "bool or str)");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!fully_defined_v<member_t<T>>) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_sum: the tensor shapes of the member type must be fully defined");
     return poisoned<server_t<member_t<T>>>();
@@ -53,16 +53,16 @@ constexpr auto federated_mean(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the value must be federated, or a struct of federated "
                   "values to zip");
     return poisoned<server_t<tensor<dtype::float32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!average_compatible_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the member type must consist of floating-point or complex "
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
@@ -80,30 +80,30 @@ constexpr auto federated_mean(V&& v, W&& w) {
   using OW = fed_operand<W>;
   using U = typename OW::type;
   if constexpr (!O::ok) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the value must be federated, or a struct of federated "
                   "values to zip");
     return poisoned<server_t<tensor<dtype::float32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!average_compatible_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_mean: the member type must consist of floating-point or complex "
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!OW::ok) {
-    static_assert(report<labeled<"weight", U>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
                   "ctff: federated_mean: the weight must be federated, or a struct of federated "
                   "values to zip");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!at_clients_v<U>) {
-    static_assert(report<labeled<"weight", U>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
                   "ctff: federated_mean: the weight must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!scalar_weight<member_t<U>>::value) {
-    static_assert(report<labeled<"weight", U>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
                   "ctff: federated_mean: the weight must be an integer or floating-point scalar");
     return poisoned<server_t<member_t<T>>>();
   } else {
@@ -121,17 +121,17 @@ constexpr auto federated_min(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_min: the value must be federated, or a struct of federated values "
         "to zip");
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_min: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!min_max_compatible_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_min: the member type must consist of integer or floating-point "
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
@@ -147,17 +147,17 @@ constexpr auto federated_max(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_max: the value must be federated, or a struct of federated values "
         "to zip");
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_max: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!min_max_compatible_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_max: the member type must consist of integer or floating-point "
                   "tensors");
     return poisoned<server_t<member_t<T>>>();

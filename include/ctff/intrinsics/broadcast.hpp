@@ -12,7 +12,7 @@ constexpr auto federated_broadcast(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_broadcast: the value must be federated, or a struct of federated "
         "values to zip");
@@ -21,11 +21,11 @@ constexpr auto federated_broadcast(V&& v) {
     using M = member_t<T>;
     using R = clients_eq_t<M>;
     if constexpr (!at_server_v<T>) {
-      static_assert(report<labeled<"value", T>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                     "ctff: federated_broadcast: the value must be placed at SERVER");
       return poisoned<R>();
     } else if constexpr (!fed_info<T>::all_equal) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"value", T>>::shown,
           "ctff: federated_broadcast: the value must be equal at all locations (all_equal)");
       return poisoned<R>();

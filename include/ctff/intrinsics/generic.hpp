@@ -17,11 +17,11 @@ constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
   using T = value_type_t<A>;
   using U = value_type_t<B>;
   if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
-    static_assert(report<labeled<"left", T>, labeled<"right", U>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
                   "ctff: generic operator: both operands must be tensors or structs of tensors");
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (!is_equivalent_v<T, U>) {
-    static_assert(report<labeled<"left", T>, labeled<"right", U>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
                   "ctff: generic operator: both operands must have the same type");
     return poisoned<T>();
   } else {
@@ -36,18 +36,18 @@ template <class G, class S>
 constexpr auto generic_on_pair(std::string_view uri, S&& s) {
   using P = value_type_t<S>;
   if constexpr (!(struct_info<P>::is_struct && struct_info<P>::size == 2)) {
-    static_assert(report<labeled<"argument", P>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
                   "ctff: generic operator: a single argument must be a struct of two elements");
     return poisoned<tensor<dtype::int32>>();
   } else {
     using T = typename struct_info<P>::template elem_t<0>;
     using U = typename struct_info<P>::template elem_t<1>;
     if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
-      static_assert(report<labeled<"argument", P>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
                     "ctff: generic operator: both operands must be tensors or structs of tensors");
       return poisoned<tensor<dtype::int32>>();
     } else if constexpr (!is_equivalent_v<T, U> || !is_assignable_v<struct_t<T, T>, P>) {
-      static_assert(report<labeled<"argument", P>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
                     "ctff: generic operator: the argument must have type <T,T> (two unnamed "
                     "elements of the same type)");
       return poisoned<T>();
@@ -118,7 +118,7 @@ constexpr auto generic_zero() {
   using namespace detail;
   using Z = tff_t<T>;
   if constexpr (!structure_of_tensors_v<Z>) {
-    static_assert(report<labeled<"type", Z>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"type", Z>>::shown,
                   "ctff: generic_zero: the type must be a tensor or a struct of tensors");
     return poisoned<tensor<dtype::int32>>();
   } else {

@@ -16,7 +16,7 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_map: the value must be federated, or a struct of federated values "
         "to zip");
@@ -28,7 +28,7 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
     using FA = decltype(f);
     using FT = type_or_void_t<FA>;
     if constexpr (!is_function_v<FT>) {
-      static_assert(report<labeled<"function", FT>, labeled<"value", T>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", FT>, labeled<"value", T>>::shown,
                     "ctff: federated_map: the mapping function must be a computation or a "
                     "function-typed value");
       return poisoned<federated_t<tensor<dtype::int32>, fed_info<T>::where, !clients>>();
@@ -38,23 +38,23 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
       using Guess = federated_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>,
                                 fed_info<T>::where, !clients>;
       if constexpr (!fn_info<FT>::has_param) {
-        static_assert(report<labeled<"function", FT>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                       "ctff: federated_map: the mapping function must take a parameter");
         return poisoned<Guess>();
       } else if constexpr (!is_assignable_v<P, M>) {
-        static_assert(
+        CTFF_DIAGNOSE(
             report<labeled<"parameter", P>, labeled<"member", M>>::shown,
             "ctff: federated_map: the mapping function's parameter type is not assignable "
             "from the value's member type");
         return poisoned<Guess>();
       } else if constexpr (!clients && !fed_info<T>::all_equal) {
-        static_assert(
+        CTFF_DIAGNOSE(
             report<labeled<"value", T>>::shown,
             "ctff: federated_map: a value placed at SERVER must be equal at all locations "
             "(all_equal)");
         return poisoned<Guess>();
       } else if constexpr (has_placed_v<R>) {
-        static_assert(
+        CTFF_DIAGNOSE(
             report<labeled<"result", R>>::shown,
             "ctff: federated_map: the mapping function's result must not contain federated "
             "or function types");
@@ -78,12 +78,12 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_map_all_equal: the value must be federated, or a struct of "
                   "federated values to zip");
     return poisoned<clients_eq_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_map_all_equal: the value must be placed at CLIENTS");
     return poisoned<clients_eq_t<tensor<dtype::int32>>>();
   } else {
@@ -92,7 +92,7 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
     using FA = decltype(f);
     using FT = type_or_void_t<FA>;
     if constexpr (!is_function_v<FT>) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"function", FT>, labeled<"value", T>>::shown,
           "ctff: federated_map_all_equal: the mapping function must be a computation or a "
           "function-typed value");
@@ -102,21 +102,21 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
       using R = typename fn_info<FT>::result;
       using Guess = clients_eq_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>>;
       if constexpr (!fn_info<FT>::has_param) {
-        static_assert(report<labeled<"function", FT>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                       "ctff: federated_map_all_equal: the mapping function must take a parameter");
         return poisoned<Guess>();
       } else if constexpr (!is_assignable_v<P, M>) {
-        static_assert(report<labeled<"parameter", P>, labeled<"member", M>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"parameter", P>, labeled<"member", M>>::shown,
                       "ctff: federated_map_all_equal: the mapping function's parameter type is not "
                       "assignable from the value's member type");
         return poisoned<Guess>();
       } else if constexpr (!fed_info<T>::all_equal) {
-        static_assert(report<labeled<"value", T>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                       "ctff: federated_map_all_equal: the value must be equal at all locations "
                       "(all_equal)");
         return poisoned<Guess>();
       } else if constexpr (has_placed_v<R>) {
-        static_assert(
+        CTFF_DIAGNOSE(
             report<labeled<"result", R>>::shown,
             "ctff: federated_map_all_equal: the mapping function's result must not contain "
             "federated or function types");

@@ -24,7 +24,7 @@ constexpr auto federated_value(X&& x, placement_tag<P>,
         "them");
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
   } else if constexpr (has_placed_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_value: the value must not contain federated or function types");
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
   } else if constexpr (P == placement_kind::clients) {
@@ -41,7 +41,7 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
   using FT = type_or_void_t<Fn>;
   constexpr bool clients = P == placement_kind::clients;
   if constexpr (!is_function_v<FT>) {
-    static_assert(report<labeled<"function", FT>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                   "ctff: federated_eval: the function must be a computation or a function-typed "
                   "value");
     return poisoned<federated_t<tensor<dtype::int32>, P, !clients>>();
@@ -50,11 +50,11 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
     using Guess =
         federated_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>, P, !clients>;
     if constexpr (fn_info<FT>::has_param) {
-      static_assert(report<labeled<"function", FT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                     "ctff: federated_eval: the function must take no parameter");
       return poisoned<Guess>();
     } else if constexpr (has_placed_v<R>) {
-      static_assert(report<labeled<"result", R>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
                     "ctff: federated_eval: the function's result must not contain federated or "
                     "function types");
       return poisoned<Guess>();

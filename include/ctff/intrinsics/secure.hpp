@@ -85,21 +85,21 @@ constexpr auto federated_secure_sum(V&& v, X&& max_input) {
   using T = typename O::type;
   using B = type_or_void_t<X>;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_secure_sum: the value must be federated, or a struct of federated "
         "values to zip");
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_secure_sum: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integers_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_secure_sum: the member type must be a structure of integers");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"max_input", B>, labeled<"value", T>>::shown,
         "ctff: federated_secure_sum: max_input must be one integer scalar, or a struct of "
         "them with the structure and names of the member type");
@@ -120,22 +120,22 @@ constexpr auto federated_secure_sum_bitwidth(V&& v, X&& bitwidth) {
   using T = typename O::type;
   using B = type_or_void_t<X>;
   if constexpr (!O::ok) {
-    static_assert(
+    CTFF_DIAGNOSE(
         report<labeled<"value", T>>::shown,
         "ctff: federated_secure_sum_bitwidth: the value must be federated, or a struct of "
         "federated values to zip");
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_secure_sum_bitwidth: the value must be placed at CLIENTS");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integers_v<member_t<T>>) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_secure_sum_bitwidth: the member type must be a structure of "
                   "integers");
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
-    static_assert(report<labeled<"bitwidth", B>, labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"bitwidth", B>, labeled<"value", T>>::shown,
                   "ctff: federated_secure_sum_bitwidth: bitwidth must be one integer scalar, or a "
                   "struct of them with the structure and names of the member type");
     return poisoned<server_t<member_t<T>>>();

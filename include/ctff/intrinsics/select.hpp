@@ -26,40 +26,40 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
   using i32 = tensor<dtype::int32>;
   if constexpr (!at_clients_v<KT>) {
     if constexpr (Secure) {
-      static_assert(report<labeled<"keys", KT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
                     "ctff: federated_secure_select: the keys must be placed at CLIENTS");
     } else {
-      static_assert(report<labeled<"keys", KT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
                     "ctff: federated_select: the keys must be placed at CLIENTS");
     }
     return poisoned<Fallback>();
   } else if constexpr (!select_keys<member_t<KT>>::value) {
     if constexpr (Secure) {
-      static_assert(report<labeled<"keys", KT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
                     "ctff: federated_secure_select: the keys must be an int32 tensor of rank 1 and "
                     "known size");
     } else {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"keys", KT>>::shown,
           "ctff: federated_select: the keys must be an int32 tensor of rank 1 and known size");
     }
     return poisoned<Fallback>();
   } else if constexpr (std::is_void_v<XT> || !is_assignable_v<server_t<i32>, XT>) {
     if constexpr (Secure) {
-      static_assert(report<labeled<"max_key", XT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"max_key", XT>>::shown,
                     "ctff: federated_secure_select: max_key must be an int32 placed at SERVER");
     } else {
-      static_assert(report<labeled<"max_key", XT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"max_key", XT>>::shown,
                     "ctff: federated_select: max_key must be an int32 placed at SERVER");
     }
     return poisoned<Fallback>();
   } else if constexpr (!O::ok) {
     if constexpr (Secure) {
-      static_assert(report<labeled<"server_val", ST>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
                     "ctff: federated_secure_select: server_val must be federated, or a struct of "
                     "federated values to zip");
     } else {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"server_val", ST>>::shown,
           "ctff: federated_select: server_val must be federated, or a struct of federated "
           "values to zip");
@@ -67,11 +67,11 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
     return poisoned<Fallback>();
   } else if constexpr (!at_server_v<ST> || !fed_info<ST>::all_equal) {
     if constexpr (Secure) {
-      static_assert(report<labeled<"server_val", ST>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
                     "ctff: federated_secure_select: server_val must be placed at SERVER, equal at "
                     "all locations (all_equal)");
     } else {
-      static_assert(report<labeled<"server_val", ST>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
                     "ctff: federated_select: server_val must be placed at SERVER, equal at all "
                     "locations (all_equal)");
     }
@@ -85,11 +85,11 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
     if constexpr (!is_function_v<FT> || !fn_info<FT>::has_param ||
                   !is_assignable_v<typename fn_info<FT>::param, P>) {
       if constexpr (Secure) {
-        static_assert(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
                       "ctff: federated_secure_select: select_fn must be a function whose parameter "
                       "is assignable from <S,int32>, S the member type of server_val");
       } else {
-        static_assert(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
+        CTFF_DIAGNOSE(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
                       "ctff: federated_select: select_fn must be a function whose parameter is "
                       "assignable from <S,int32>, S the member type of server_val");
       }
@@ -100,22 +100,22 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
       using F = function_t<struct_t<clients_t<member_t<KT>>, XT, ST, FU>, clients_t<sequence_t<R>>>;
       if constexpr (!sequenceable_v<R>) {
         if constexpr (Secure) {
-          static_assert(report<labeled<"result", R>>::shown,
+          CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
                         "ctff: federated_secure_select: select_fn's result must not contain "
                         "federated, function or sequence types");
         } else {
-          static_assert(report<labeled<"result", R>>::shown,
+          CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
                         "ctff: federated_select: select_fn's result must not contain federated, "
                         "function or sequence types");
         }
         return poisoned<Fallback>();
       } else if constexpr (!is_concrete_instance_v<F, sig::federated_select>) {
         if constexpr (Secure) {
-          static_assert(report<labeled<"intrinsic", F>>::shown,
+          CTFF_DIAGNOSE(report<labeled<"intrinsic", F>>::shown,
                         "ctff: federated_secure_select: the types are no instance of "
                         "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)");
         } else {
-          static_assert(report<labeled<"intrinsic", F>>::shown,
+          CTFF_DIAGNOSE(report<labeled<"intrinsic", F>>::shown,
                         "ctff: federated_select: the types are no instance of "
                         "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)");
         }

@@ -103,12 +103,12 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
   using SO = seq_operand<ST>;
   using Fallback = sequence_t<tensor<dtype::int32>>;
   if constexpr (!is_function_v<FT>) {
-    static_assert(report<labeled<"function", FT>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                   "ctff: sequence_map: the mapping function must be a computation or a "
                   "function-typed value");
     return poisoned<Fallback>();
   } else if constexpr (!SO::ok) {
-    static_assert(report<labeled<"value", ST>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
                   "ctff: sequence_map: the value must be a sequence or a federated sequence");
     return poisoned<Fallback>();
   } else {
@@ -116,17 +116,17 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
     using R = typename fn_info<FT>::result;
     using Guess = sequence_t<std::conditional_t<sequenceable_v<R>, R, tensor<dtype::int32>>>;
     if constexpr (!fn_info<FT>::has_param) {
-      static_assert(report<labeled<"function", FT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                     "ctff: sequence_map: the mapping function must take a parameter");
       return poisoned<Guess>();
     } else if constexpr (!is_assignable_v<typename fn_info<FT>::param, E>) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"parameter", typename fn_info<FT>::param>, labeled<"element", E>>::shown,
           "ctff: sequence_map: the mapping function's parameter type is not assignable "
           "from the sequence's element type");
       return poisoned<Guess>();
     } else if constexpr (!sequenceable_v<R>) {
-      static_assert(report<labeled<"result", R>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
                     "ctff: sequence_map: the mapping function's result must not contain federated, "
                     "function or sequence types");
       return poisoned<Guess>();
@@ -135,7 +135,7 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       return intrinsic_call<F, sig::sequence_map>("sequence_map", static_cast<Fn&&>(fn),
                                                   static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"value", ST>>::shown,
           "ctff: sequence_map: a federated sequence placed at SERVER must be equal at all "
           "locations (all_equal)");
@@ -159,11 +159,11 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
   using SO = seq_operand<ST>;
   using Fallback = tensor<dtype::int32>;
   if constexpr (!SO::ok) {
-    static_assert(report<labeled<"value", ST>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
                   "ctff: sequence_reduce: the value must be a sequence or a federated sequence");
     return poisoned<Fallback>();
   } else if constexpr (SO::federated && !same_placement_v<ST, ZT>) {
-    static_assert(report<labeled<"value", ST>, labeled<"zero", ZT>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", ST>, labeled<"zero", ZT>>::shown,
                   "ctff: sequence_reduce: with a federated sequence, the zero must be federated at "
                   "the same placement");
     return poisoned<federated_t<Fallback, placement_kind::clients, false>>();
@@ -182,13 +182,13 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
                     !at_clients_v<ST>>,
         U>;
     if constexpr (!is_function_v<OpT>) {
-      static_assert(report<labeled<"op", OpT>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"op", OpT>>::shown,
                     "ctff: sequence_reduce: op must be a computation or a function-typed value");
       return poisoned<Result>();
     } else if constexpr (!fn_info<OpT>::has_param ||
                          !is_assignable_v<typename fn_info<OpT>::param, struct_t<U, E>> ||
                          !is_equivalent_v<typename fn_info<OpT>::result, U>) {
-      static_assert(report<labeled<"op", OpT>, labeled<"zero", U>, labeled<"element", E>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"op", OpT>, labeled<"zero", U>, labeled<"element", E>>::shown,
                     "ctff: sequence_reduce: op must have type (<U,T> -> U), with U the type of the "
                     "zero and T the element type of the sequence");
       return poisoned<Result>();
@@ -215,7 +215,7 @@ constexpr auto sequence_sum(S&& s) {
   using ST = type_or_void_t<S>;
   using SO = seq_operand<ST>;
   if constexpr (!SO::ok) {
-    static_assert(report<labeled<"value", ST>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
                   "ctff: sequence_sum: the value must be a sequence or a federated sequence");
     return poisoned<tensor<dtype::int32>>();
   } else {
@@ -226,12 +226,12 @@ constexpr auto sequence_sum(S&& s) {
                     !at_clients_v<ST>>,
         E>;
     if constexpr (!sum_numeric_v<E>) {
-      static_assert(report<labeled<"value", ST>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
                     "ctff: sequence_sum: the element type must be a structure of numeric tensors "
                     "(not bool or str)");
       return poisoned<Result>();
     } else if constexpr (!fully_defined_v<E>) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"value", ST>>::shown,
           "ctff: sequence_sum: the tensor shapes of the element type must be fully defined");
       return poisoned<Result>();
@@ -239,7 +239,7 @@ constexpr auto sequence_sum(S&& s) {
       return intrinsic_call<function_t<ST, E>, sig::sequence_sum>("sequence_sum",
                                                                   static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
-      static_assert(
+      CTFF_DIAGNOSE(
           report<labeled<"value", ST>>::shown,
           "ctff: sequence_sum: a federated sequence placed at SERVER must be equal at all "
           "locations (all_equal)");

@@ -58,20 +58,20 @@ constexpr auto federated_zip(S&& s) {
       static_assert(cxx_types<S>::shown, "ctff: federated_zip: the value must be a struct");
       return poisoned<clients_t<tensor<dtype::int32>>>();
     } else {
-      static_assert(report<labeled<"value", T>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                     "ctff: federated_zip: the value must be a struct");
       return poisoned<clients_t<tensor<dtype::int32>>>();
     }
   } else if constexpr (!Z::leaves_federated) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_zip: every leaf of the struct must be a federated value");
     return poisoned<clients_t<tensor<dtype::int32>>>();
   } else if constexpr (Z::placements == 0u) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_zip: the struct must contain at least one federated value");
     return poisoned<Guess>();
   } else if constexpr (Z::placements == 3u) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_zip: all federated values must have the same placement");
     return poisoned<Guess>();
   } else {

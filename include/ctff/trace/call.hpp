@@ -78,7 +78,7 @@ template <class Callee, class... X>
 constexpr auto call_function(Callee&& callee, X&&... x) {
   using F = value_type_t<Callee>;
   if constexpr (!is_function_v<F>) {
-    static_assert(report<labeled<"callee", F>>::shown, "ctff: call: the callee is not a function");
+    CTFF_DIAGNOSE(report<labeled<"callee", F>>::shown, "ctff: call: the callee is not a function");
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (!(convertible<X> && ...)) {
     static_assert(cxx_types<X...>::shown,
@@ -89,11 +89,11 @@ constexpr auto call_function(Callee&& callee, X&&... x) {
     using P = typename fn_info<F>::param;
     using R = typename fn_info<F>::result;
     if constexpr (sizeof...(X) == 0 && !std::is_void_v<P>) {
-      static_assert(report<labeled<"function", F>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", F>>::shown,
                     "ctff: call: this function needs an argument");
       return poisoned<R>();
     } else if constexpr (sizeof...(X) != 0 && std::is_void_v<P>) {
-      static_assert(report<labeled<"function", F>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", F>>::shown,
                     "ctff: call: this function takes no argument");
       return poisoned<R>();
     } else if constexpr (call_zip<P, X...>::ok) {
@@ -105,12 +105,12 @@ constexpr auto call_function(Callee&& callee, X&&... x) {
       }
     } else if constexpr (sizeof...(X) > 1 &&
                          !(struct_info<P>::is_struct && struct_info<P>::size == sizeof...(X))) {
-      static_assert(report<labeled<"function", F>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"function", F>>::shown,
                     "ctff: call: several arguments need a struct parameter of that many elements");
       return poisoned<R>();
     } else if constexpr (!call_assignable<P, X...>()) {
       using A = typename call_arg<P, X...>::type;
-      static_assert(report<labeled<"parameter", P>, labeled<"argument", A>>::shown,
+      CTFF_DIAGNOSE(report<labeled<"parameter", P>, labeled<"argument", A>>::shown,
                     "ctff: call: the argument is not assignable to the function's parameter type");
       return poisoned<R>();
     } else {

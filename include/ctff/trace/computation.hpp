@@ -182,12 +182,12 @@ constexpr auto computation(Fn fn) {
   // Checked here, in the function the user calls, so that the user's line shows on every
   // compiler; after a failed check a placeholder computation stops further errors.
   if constexpr (!detail::is_valid_computation_name(Name.view())) {
-    static_assert(detail::name_report<"name", Name>::shown,
+    CTFF_DIAGNOSE(detail::name_report<"name", Name>::shown,
                   "ctff: computation: the name must be a Python identifier and not a keyword "
                   "(Python names a computation after its function)");
     return detail::placeholder_computation<Name, P>();
   } else if constexpr (!(detail::parameter_name_ok<Params> && ...)) {
-    static_assert(detail::parameter_names_report<Params...>::shown,
+    CTFF_DIAGNOSE(detail::parameter_names_report<Params...>::shown,
                   "ctff: computation: a parameter name (ctff::arg<\"name\", T>) must be a Python "
                   "identifier, not a keyword, and not an attribute name of Python's StructType");
     return detail::placeholder_computation<Name, void>();  // P would name the rejected fields

@@ -267,7 +267,7 @@ class polymorphic_t {
 template <fixed_string Name, class Fn>
 constexpr auto polymorphic(Fn fn) {
   if constexpr (!detail::is_valid_computation_name(Name.view()))
-    static_assert(detail::name_report<"name", Name>::shown,
+    CTFF_DIAGNOSE(detail::name_report<"name", Name>::shown,
                   "ctff: polymorphic: the name must be a Python identifier and not a keyword "
                   "(Python names a computation after its function)");
   return polymorphic_t<Name, Fn>(std::move(fn));

@@ -122,17 +122,17 @@ template <std::size_t I, class T>
 constexpr auto get_checked(const value<T>& v, bool temp) {
   using S = struct_info<typename selected_struct<T>::type>;
   if constexpr (!S::is_struct) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: get: the value is not a struct or a federated struct");
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (I >= S::size) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: get: the index or name is not an element of the struct");
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (!fed_info<T>::is_fed) {
     return select<I>(v, temp);
   } else if constexpr (at_server_v<T> && !fed_info<T>::all_equal) {
-    static_assert(report<labeled<"value", T>>::shown,
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: get: a federated struct placed at SERVER must be equal at all locations "
                   "(all_equal)");
     return poisoned<typename fed_get_of<T, typename S::template elem_t<I>>::result>();
@@ -230,16 +230,16 @@ template <fixed_string... Names, class... X>
 constexpr auto make_struct(X&&... x) {
   if constexpr (sizeof...(Names) != sizeof...(X)) {
     using Elements = struct_t<detail::value_type_t<X>...>;
-    static_assert(detail::report<detail::labeled<"elements", Elements>>::shown,
+    CTFF_DIAGNOSE(detail::report<detail::labeled<"elements", Elements>>::shown,
                   "ctff: make_struct<names...>: give one name per element");
     return detail::poisoned<struct_t<>>();
   } else if constexpr (!(detail::is_valid_element_name(Names.view()) && ...)) {
-    static_assert(detail::element_names_report<Names...>::shown,
+    CTFF_DIAGNOSE(detail::element_names_report<Names...>::shown,
                   "ctff: make_struct<names...>: a struct element name must not be empty nor an "
                   "attribute name of Python's StructType (items, named, children, __x__, ...)");
     return detail::poisoned<struct_t<>>();
   } else if constexpr (!detail::distinct_names<Names...>()) {
-    static_assert(detail::element_names_report<Names...>::shown,
+    CTFF_DIAGNOSE(detail::element_names_report<Names...>::shown,
                   "ctff: make_struct<names...>: the names must be unique");
     return detail::poisoned<struct_t<>>();
   } else {

@@ -1,6 +1,6 @@
 // TFF types named in a failed check's diagnostic, in TFF notation:
 //
-//   static_assert(detail::report<detail::labeled<"value", T>>::shown,
+//   CTFF_DIAGNOSE(detail::report<detail::labeled<"value", T>>::shown,
 //                 "ctff: federated_broadcast: the value must be placed at SERVER");
 //
 // prints `value: {int32}@CLIENTS` next to the message (see core/diagnostic.hpp).
