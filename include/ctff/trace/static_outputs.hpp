@@ -106,7 +106,7 @@ template <class C>
 constexpr frozen_read static_graph() {
   constexpr trace_fault f = traced_shape_v<C>.fault;
   if constexpr (f.kind == fault_kind::kept_constant_value) {
-    static_assert(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+    CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
   } else if constexpr (f.kind == fault_kind::not_constant) {
     if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
   }

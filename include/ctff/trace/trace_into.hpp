@@ -102,6 +102,19 @@ constexpr std::uint32_t made_at(trace_ctx& ctx, const R& result) {
   return at;
 }
 
+// The traced function's result, called on the parameter (a named function, not a lambda: the
+// compilers' account of a failed trace names it in one line).
+template <class Fn, class P>
+constexpr auto run_body(const Fn& fn, trace_ctx& ctx) {
+  if constexpr (std::is_void_v<P>) {
+    return fn();
+  } else {
+    node ref{};
+    ref.kind = node_kind::param_ref;
+    return call_body(fn, make_value<P>(ctx, ctx.add_typed<P>(ref), no_node));
+  }
+}
+
 // Records the whole computation into ctx and returns the root Lambda node.
 template <class Fn, class P>
 constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ctx& ctx) {
@@ -114,15 +127,7 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
   ctx.name = name;
   std::uint32_t r;
   {
-    auto result = [&] {
-      if constexpr (std::is_void_v<P>) {
-        return fn();
-      } else {
-        node ref{};
-        ref.kind = node_kind::param_ref;
-        return call_body(fn, make_value<P>(ctx, ctx.add_typed<P>(ref), no_node));
-      }
-    }();
+    auto result = run_body<Fn, P>(fn, ctx);
     // A bare value may be a variable returned by name (`return v;`): gathered as one, so that a
     // floating context it belongs to counts as reached through a variable. Tuple elements are
     // copies (named) or moved temporaries, which collect tells apart.

@@ -156,7 +156,7 @@ constexpr bool binding_checked() {
   using T = std::conditional_t<Label == fixed_string("parameter"), P, R>;
   constexpr bool local = Xla ? xla_local_v<P> && xla_local_v<R> : tf_local_v<P> && tf_local_v<R>;
   if constexpr (local && !std::is_void_v<T> && !binding_fits_v<T, S>) {
-    static_assert(report<labeled<Label, T>, labeled_binding<"binding", Xla, S>>::shown,
+    CTFF_DIAGNOSE(report<labeled<Label, T>, labeled_binding<"binding", Xla, S>>::shown,
                   "ctff: opaque computation: the binding does not have the shape of the type it "
                   "binds");
   }
