@@ -585,3 +585,41 @@ TEST_CASE("an unused result before out-of-order arguments: an earlier statement'
 }
 
 }  // namespace
+
+// The idioms docs/porting_from_python.md gives for values made from constants only. Expected
+// texts: federated_language 0.5.3's compact_representation() of the Python twins quoted above
+// each program (read back from its proto).
+TEST_CASE("values made from constants only: the porting guide's idioms bind like Python",
+          "[binding]") {
+  using cf = at_clients<float>;
+  // total, n = federated_sum(h), federated_sum(federated_value(1, CLIENTS)); return total, n
+  check_both<"c", cf>(
+      [](auto h) {
+        auto [total, n] = make_struct(federated_sum(h), federated_sum(federated_value(1, CLIENTS)));
+        return std::tuple{total, n};
+      },
+      "(c_arg -> (let fc_c_symbol_0=federated_sum(c_arg),fc_c_symbol_1=federated_value_at_clients(1),"
+      "fc_c_symbol_2=federated_sum(fc_c_symbol_1) in <fc_c_symbol_0,fc_c_symbol_2>))");
+  // lr = federated_value(0.1, SERVER); s = federated_sum(h); b = federated_broadcast(lr)
+  // return s, b
+  check_both<"c", cf>(
+      [](auto h) {
+        auto [lr, s] = make_struct(federated_value(0.1f, SERVER), federated_sum(h));
+        auto b = federated_broadcast(lr);
+        return std::tuple{s, b};
+      },
+      "(c_arg -> (let fc_c_symbol_0=federated_value_at_server(0.1),fc_c_symbol_1=federated_sum(c_arg),"
+      "fc_c_symbol_2=federated_broadcast(fc_c_symbol_0) in <fc_c_symbol_1,fc_c_symbol_2>))");
+  // return federated_sum(h), federated_value(2.0, SERVER)
+  check_both<"d", cf>(
+      [](auto h) { return std::tuple{federated_sum(h), federated_value(2.0f, SERVER)}; },
+      "(d_arg -> (let fc_d_symbol_0=federated_sum(d_arg),fc_d_symbol_1=federated_value_at_server(2.0) "
+      "in <fc_d_symbol_0,fc_d_symbol_1>))");
+  // The refused form: kept in a variable, met after another call (a run-time trace_failure).
+  const std::string kept = runtime_failure<"c", cf>([](auto h) {
+    auto n = federated_sum(federated_value(1, CLIENTS));
+    auto s = federated_sum(h);
+    return std::tuple{s, n};
+  });
+  CHECK(kept.find("is kept in a variable and meets calls traced elsewhere") != std::string::npos);
+}

@@ -164,8 +164,10 @@ namespace detail {
 using poison_t = abstract_t<"ctff_invalid">;
 
 template <class T> inline constexpr bool has_poison_v = std::is_same_v<T, poison_t>;
-template <fixed_string N, class T> inline constexpr bool has_poison_v<field<N, T>> = has_poison_v<T>;
-template <class... E> inline constexpr bool has_poison_v<struct_t<E...>> = (has_poison_v<E> || ...);
+template <fixed_string N, class T>
+inline constexpr bool has_poison_v<field<N, T>> = has_poison_v<T>;
+template <class... E>
+inline constexpr bool has_poison_v<struct_t<E...>> = (has_poison_v<E> || ...);
 template <class T> inline constexpr bool has_poison_v<sequence_t<T>> = has_poison_v<T>;
 template <class P, class R>
 inline constexpr bool has_poison_v<function_t<P, R>> = has_poison_v<P> || has_poison_v<R>;
