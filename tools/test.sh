@@ -3,11 +3,12 @@
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
 #   1. gcc:     g++-12, Release, everything, all ctest tests. The differential test
-#               (tests/differential) compiles its programs with g++-12, clang++-16 and clang++-22
-#               and compares all three; its object cache is build/differential-cache.
+#               (tests/differential) compiles its 200 programs with g++-12, clang++-16 and
+#               clang++-22 and compares all three; its object cache is build/differential-cache.
 #   2. clang:   clang++-16, Release: all but the benchmarks (built by 1), the consumer tests
 #               (install and CMake packaging), the differential test and docs.diagnostics (which
-#               runs both g++-12 and clang++-16 itself): run by 1.
+#               runs both g++-12 and clang++-16 itself): run by 1; and, unless --no-asan, but the
+#               unit tests and examples, which 6 builds and runs with the sanitizers.
 #   3. clang22: clang++-22 with -DCTFF_SANITIZE=ON (AddressSanitizer + UBSan) at -O0: the unit
 #               tests and examples built and run, the compile-fail cases (clang-22 prints computed
 #               static_assert messages). One tree is both clang-22's suite and its sanitizer suite
@@ -92,9 +93,19 @@ sanitize=(Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCTFF_SANITIZE=ON)
 [[ $asan -eq 1 ]] || sanitize=(Release)
 cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
 
-suite gcc g++-12 "$root/gcc" "" "" Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
-suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" Release "$cache" \
-  -DCTFF_BUILD_BENCHMARKS=OFF
+# CI's differential profile: 200 programs, compared across the three compilers.
+suite gcc g++-12 "$root/gcc" "" "" Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCTFF_DIFFERENTIAL_COUNT=200
+if [[ $asan -eq 1 ]]; then
+  # clang++-16's unit tests and examples are built and run by clang-asan (step 6): this tree
+  # builds and runs the rest.
+  suite clang clang++-16 "$root/clang" ctff_checks \
+    "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" Release "$cache" \
+    -DCTFF_BUILD_BENCHMARKS=OFF
+else
+  suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" Release \
+    "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
+fi
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
   "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \
