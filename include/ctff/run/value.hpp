@@ -1,0 +1,230 @@
+// Values of a running computation (reference/execution.md §1): tensors, structs, federated values,
+// sequences, functions and placements. A value is an immutable node behind a shared pointer, so
+// copies share: an all_equal value broadcast to 10,000 clients is one member, and a selection
+// returns the element itself, not a copy of it.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ctff/types/dtype.hpp"
+#include "ctff/types/type.hpp"
+
+namespace ctff {
+
+// float16 and bfloat16 elements: their bit patterns (arithmetic widens to float and rounds back).
+struct half_bits {
+  std::uint16_t bits = 0;
+  friend bool operator==(half_bits, half_bits) = default;
+};
+struct bfloat16_bits {
+  std::uint16_t bits = 0;
+  friend bool operator==(bfloat16_bits, bfloat16_bits) = default;
+};
+
+// The C++ element type that stores a dtype's elements (bool: one byte each).
+template <dtype D> struct element_of;
+template <> struct element_of<dtype::bool_> { using type = bool; };
+template <> struct element_of<dtype::int8> { using type = std::int8_t; };
+template <> struct element_of<dtype::int16> { using type = std::int16_t; };
+template <> struct element_of<dtype::int32> { using type = std::int32_t; };
+template <> struct element_of<dtype::int64> { using type = std::int64_t; };
+template <> struct element_of<dtype::uint8> { using type = std::uint8_t; };
+template <> struct element_of<dtype::uint16> { using type = std::uint16_t; };
+template <> struct element_of<dtype::uint32> { using type = std::uint32_t; };
+template <> struct element_of<dtype::uint64> { using type = std::uint64_t; };
+template <> struct element_of<dtype::float16> { using type = half_bits; };
+template <> struct element_of<dtype::bfloat16> { using type = bfloat16_bits; };
+template <> struct element_of<dtype::float32> { using type = float; };
+template <> struct element_of<dtype::float64> { using type = double; };
+template <> struct element_of<dtype::complex64> { using type = std::complex<float>; };
+template <> struct element_of<dtype::complex128> { using type = std::complex<double>; };
+template <> struct element_of<dtype::str> { using type = std::string; };
+template <dtype D> using element_t = typename element_of<D>::type;
+
+// Calls f(std::integral_constant<dtype, D>{}) for the dtype d (which must be valid).
+template <class F>
+decltype(auto) visit_dtype(dtype d, F&& f) {
+  using enum dtype;
+  switch (d) {
+    case bool_: return f(std::integral_constant<dtype, bool_>{});
+    case int8: return f(std::integral_constant<dtype, int8>{});
+    case int16: return f(std::integral_constant<dtype, int16>{});
+    case int32: return f(std::integral_constant<dtype, int32>{});
+    case int64: return f(std::integral_constant<dtype, int64>{});
+    case uint8: return f(std::integral_constant<dtype, uint8>{});
+    case uint16: return f(std::integral_constant<dtype, uint16>{});
+    case uint32: return f(std::integral_constant<dtype, uint32>{});
+    case uint64: return f(std::integral_constant<dtype, uint64>{});
+    case float16: return f(std::integral_constant<dtype, float16>{});
+    case bfloat16: return f(std::integral_constant<dtype, bfloat16>{});
+    case float32: return f(std::integral_constant<dtype, float32>{});
+    case float64: return f(std::integral_constant<dtype, float64>{});
+    case complex64: return f(std::integral_constant<dtype, complex64>{});
+    case complex128: return f(std::integral_constant<dtype, complex128>{});
+    case str: case invalid: break;
+  }
+  return f(std::integral_constant<dtype, str>{});
+}
+
+class value;
+
+// Elements of one dtype, row-major. One alternative per storage type; the dtype tells bool from
+// uint8 apart (both one byte), so the vector of bools is a vector of unsigned char.
+using tensor_elements =
+    std::variant<std::vector<unsigned char>, std::vector<std::int8_t>, std::vector<std::int16_t>,
+                 std::vector<std::int32_t>, std::vector<std::int64_t>, std::vector<std::uint16_t>,
+                 std::vector<std::uint32_t>, std::vector<std::uint64_t>, std::vector<half_bits>,
+                 std::vector<bfloat16_bits>, std::vector<float>, std::vector<double>,
+                 std::vector<std::complex<float>>, std::vector<std::complex<double>>,
+                 std::vector<std::string>>;
+
+namespace detail {
+template <class E> struct stored { using type = E; };
+template <> struct stored<bool> { using type = unsigned char; };
+template <> struct stored<std::uint8_t> { using type = unsigned char; };
+}  // namespace detail
+// The vector that holds a dtype's elements.
+template <dtype D> using stored_t = std::vector<typename detail::stored<element_t<D>>::type>;
+
+struct tensor_value {
+  dtype dt = dtype::invalid;
+  std::vector<std::int64_t> shape;  // empty: a scalar
+  tensor_elements elements;
+
+  std::size_t size() const {
+    return std::visit([](const auto& v) { return v.size(); }, elements);
+  }
+  template <dtype D> const stored_t<D>& get() const { return std::get<stored_t<D>>(elements); }
+  template <dtype D> stored_t<D>& get() { return std::get<stored_t<D>>(elements); }
+};
+
+// A struct: elements in order, each with its name ("" for none).
+struct struct_value {
+  std::vector<value> elements;
+  std::vector<std::string> names;  // empty, or one per element
+  std::string_view name(std::size_t i) const {
+    return i < names.size() ? std::string_view(names[i]) : std::string_view{};
+  }
+};
+
+// A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
+struct federated_value {
+  placement_kind where = placement_kind::server;
+  bool all_equal = true;
+  std::vector<value> members;
+};
+
+struct sequence_value {
+  std::vector<value> elements;
+};
+
+// What a function value does when called; `arg` is null for a function without parameter.
+class run_context;
+class function_impl {
+ public:
+  virtual ~function_impl() = default;
+  virtual value call(const value* arg, run_context& ctx) const = 0;
+  // What errors name it by (a closure: its path; an intrinsic: its uri; a binding: its key).
+  virtual std::string describe() const = 0;
+};
+struct function_value {
+  std::shared_ptr<const function_impl> impl;
+};
+
+struct placement_value {
+  placement_kind where = placement_kind::server;
+};
+
+enum class value_kind : std::uint8_t { tensor, struct_, federated, sequence, function, placement };
+
+class value {
+ public:
+  using node = std::variant<tensor_value, struct_value, federated_value, sequence_value,
+                            function_value, placement_value>;
+
+  value() = default;  // null: no value (a call without argument)
+  template <class V>
+    requires std::is_constructible_v<node, V&&> && (!std::is_same_v<std::remove_cvref_t<V>, value>)
+  explicit value(V&& v) : p_(std::make_shared<const node>(std::forward<V>(v))) {}
+
+  explicit operator bool() const { return p_ != nullptr; }
+  value_kind kind() const { return static_cast<value_kind>(p_->index()); }
+  bool is(value_kind k) const { return p_ && kind() == k; }
+
+  const tensor_value& tensor() const { return std::get<tensor_value>(*p_); }
+  const struct_value& structure() const { return std::get<struct_value>(*p_); }
+  const federated_value& federated() const { return std::get<federated_value>(*p_); }
+  const sequence_value& sequence() const { return std::get<sequence_value>(*p_); }
+  const function_value& function() const { return std::get<function_value>(*p_); }
+  const placement_value& placement() const { return std::get<placement_value>(*p_); }
+
+  // Whether two values are the same node (shared, not copied).
+  bool shares(const value& o) const { return p_ == o.p_; }
+
+ private:
+  std::shared_ptr<const node> p_;
+};
+
+// Building values.
+template <dtype D>
+value make_tensor(stored_t<D> elements, std::vector<std::int64_t> shape = {}) {
+  return value(tensor_value{D, std::move(shape), tensor_elements(std::move(elements))});
+}
+template <dtype D>
+value make_scalar(element_t<D> x) {
+  stored_t<D> v;
+  v.push_back(static_cast<typename stored_t<D>::value_type>(x));
+  return make_tensor<D>(std::move(v));
+}
+inline value make_struct_value(std::vector<value> elements, std::vector<std::string> names = {}) {
+  return value(struct_value{std::move(elements), std::move(names)});
+}
+inline value make_federated_value(placement_kind where, bool all_equal, std::vector<value> members) {
+  return value(federated_value{where, all_equal, std::move(members)});
+}
+inline value make_sequence_value(std::vector<value> elements) {
+  return value(sequence_value{std::move(elements)});
+}
+
+// Whether two values are equal element for element (NaN unequal to itself; names compared).
+inline bool operator==(const value& a, const value& b) {
+  if (!a || !b) return !a && !b;
+  if (a.shares(b)) return true;
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case value_kind::tensor: {
+      const auto& x = a.tensor();
+      const auto& y = b.tensor();
+      return x.dt == y.dt && x.shape == y.shape && x.elements == y.elements;
+    }
+    case value_kind::struct_: {
+      const auto& x = a.structure();
+      const auto& y = b.structure();
+      if (x.elements.size() != y.elements.size()) return false;
+      for (std::size_t i = 0; i != x.elements.size(); ++i)
+        if (x.name(i) != y.name(i) || !(x.elements[i] == y.elements[i])) return false;
+      return true;
+    }
+    case value_kind::federated: {
+      const auto& x = a.federated();
+      const auto& y = b.federated();
+      return x.where == y.where && x.all_equal == y.all_equal && x.members == y.members;
+    }
+    case value_kind::sequence: return a.sequence().elements == b.sequence().elements;
+    case value_kind::function: return a.function().impl == b.function().impl;
+    case value_kind::placement: return a.placement().where == b.placement().where;
+  }
+  return false;
+}
+
+}  // namespace ctff
