@@ -16,6 +16,7 @@ packages=(
   libprotobuf-dev
   protobuf-compiler
   libbenchmark-dev
+  nlohmann-json3-dev
   clang-16
   libclang-rt-16-dev
   clang-22

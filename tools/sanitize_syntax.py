@@ -4,8 +4,8 @@
     sanitize_syntax.py <build-dir> [--jobs N]
 
 <build-dir> is a configured and built tree with CMAKE_EXPORT_COMPILE_COMMANDS=ON (tools/test.sh:
-build/gcc). Every translation unit of the unit tests, the examples and ctff-inspect is compiled
-again with its own command plus -fsyntax-only -fsanitize=address,undefined
+build/gcc). Every translation unit of the unit tests, the examples, ctff-inspect and ctff-run is
+compiled again with its own command plus -fsyntax-only -fsanitize=address,undefined
 -fno-sanitize-recover=all. -fsyntax-only is enough: the constant evaluation, where the sanitizers
 can make an expression non-constant (g++ -fsanitize=undefined: comparing a static object's
 address with a null pointer), is done by the front end. tools/test.sh uses it for g++, whose
@@ -21,7 +21,7 @@ import sys
 import time
 
 FLAGS = ["-fsyntax-only", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-PARTS = ("tests/unit/", "examples/", "tools/ctff_inspect/")
+PARTS = ("tests/unit/", "examples/", "tools/ctff_inspect/", "tools/ctff_run/")
 
 
 def syntax_command(entry):
