@@ -1,0 +1,241 @@
+# ctest script for ctff-run. Every expected result is computed by hand from the golden's
+# formatted form (tests/goldens/*.formatted.txt) or the crafted computation (testdata/), never
+# by running ctff-run. Each case checks the exit status and the output line exactly: stdout on
+# success (stderr empty), else the first line of stderr (stdout empty).
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+set(failures 0)
+set(cases 0)
+
+# check(<exit> <expected line> [INPUT <file>] ARGS <args>...)
+function(check expect_rc want)
+  cmake_parse_arguments(PARSE_ARGV 2 C "" "INPUT" "ARGS")
+  set(input_opt)
+  if(C_INPUT)
+    set(input_opt INPUT_FILE ${C_INPUT})
+  endif()
+  execute_process(COMMAND ${RUN} ${C_ARGS} ${input_opt}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  math(EXPR n "${cases} + 1")
+  set(cases ${n} PARENT_SCOPE)
+  if(expect_rc EQUAL 0)
+    set(got "${out}")
+    set(other "${err}")
+  else()
+    set(got "${err}")
+    set(other "${out}")
+  endif()
+  string(FIND "${got}" "\n" eol)
+  if(eol GREATER -1)
+    string(SUBSTRING "${got}" 0 ${eol} got)
+  endif()
+  if(NOT rc STREQUAL "${expect_rc}" OR NOT got STREQUAL "${want}" OR NOT other STREQUAL "")
+    message(SEND_ERROR "ctff-run ${C_ARGS}: exit ${rc} (expected ${expect_rc})\n  got:      ${got}\n"
+                       "  expected: ${want}\nstdout: ${out}\nstderr: ${err}")
+    math(EXPR f "${failures} + 1")
+    set(failures ${f} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# arg(<name> <json>): writes WORK/<name>.json.
+function(arg name json)
+  file(WRITE ${WORK}/${name}.json "${json}\n")
+endfunction()
+
+set(G ${GOLDENS})
+set(D ${DATA})
+
+# --- Goldens, at small N, binary and text format --------------------------------------------
+# add_one_local: (int32 -> int32), x + 1 (int32 wraps).
+arg(n41 [=[41]=])
+arg(int32_max [=[2147483647]=])
+foreach(comp ${G}/add_one_local.binpb ${G}/add_one_local.textproto)
+  check(0 [=[42]=] ARGS ${comp} ${WORK}/n41.json)
+  check(0 [=[-2147483648]=] ARGS ${comp} ${WORK}/int32_max.json)
+endforeach()
+check(0 [=[42]=] INPUT ${WORK}/n41.json ARGS ${G}/add_one_local.binpb -)
+
+# federated_values: ( -> <int32@SERVER,float32@CLIENTS>), <10, 2.5 at all clients>.
+foreach(comp ${G}/federated_values.binpb ${G}/federated_values.textproto)
+  check(0 [=[[10,2.5]]=] ARGS ${comp})
+  check(0 [=[[10,2.5]]=] ARGS ${comp} --clients 3)
+endforeach()
+
+# named_params: <total=mean(beta), first=alpha, last=gamma>; keys in any order on input.
+arg(named [=[{"alpha":3,"beta":[1,2,4.5],"gamma":7}]=])
+arg(named_shuffled [=[{"gamma":-7,"beta":[0.25],"alpha":-1}]=])
+arg(named_no_clients [=[{"alpha":3,"beta":[],"gamma":7}]=])
+foreach(comp ${G}/named_params.binpb ${G}/named_params.textproto)
+  check(0 [=[{"total":2.5,"first":3,"last":7}]=] ARGS ${comp} ${WORK}/named.json)
+  check(0 [=[{"total":0.25,"first":-1,"last":-7}]=] ARGS ${comp} ${WORK}/named_shuffled.json)
+  # N = 0: the mean is NaN.
+  check(0 [=[{"total":"nan","first":3,"last":7}]=] ARGS ${comp} ${WORK}/named_no_clients.json)
+endforeach()
+check(0 [=[{"total":2.5,"first":3,"last":7}]=] ARGS ${G}/named_params.binpb --clients 3 ${WORK}/named.json)
+
+# simple_broadcast_map_sum: (int32@SERVER -> int32@SERVER), N * (x + 1).
+arg(n5 [=[5]=])
+foreach(comp ${G}/simple_broadcast_map_sum.binpb ${G}/simple_broadcast_map_sum.textproto)
+  check(0 [=[18]=] ARGS ${comp} --clients 3 ${WORK}/n5.json)
+  check(0 [=[6]=] ARGS ${comp} --clients=1 ${WORK}/n5.json)
+  check(0 [=[0]=] ARGS ${comp} --clients 0 ${WORK}/n5.json)
+  # Neither given nor inferable: N = 0.
+  check(0 [=[0]=] ARGS ${comp} ${WORK}/n5.json)
+endforeach()
+foreach(threads 1 2 3)
+  check(0 [=[60]=] ARGS ${G}/simple_broadcast_map_sum.binpb --threads ${threads} --clients 10 ${WORK}/n5.json)
+endforeach()
+
+# sum_clients: ({int32}@CLIENTS -> int32@SERVER), N from the list.
+arg(three [=[[1,2,3]]=])
+arg(none [=[[]]=])
+arg(wraps [=[[2147483647,1]]=])
+foreach(comp ${G}/sum_clients.binpb ${G}/sum_clients.textproto)
+  check(0 [=[6]=] ARGS ${comp} ${WORK}/three.json)
+  check(0 [=[0]=] ARGS ${comp} ${WORK}/none.json)
+  check(0 [=[-2147483648]=] ARGS ${comp} ${WORK}/wraps.json)
+endforeach()
+check(0 [=[6]=] ARGS ${G}/sum_clients.binpb --clients 3 ${WORK}/three.json)
+check(0 [=[6]=] INPUT ${WORK}/three.json ARGS ${G}/sum_clients.binpb -)
+
+# zip_unnamed: <a={int32}@CLIENTS,b={float32}@CLIENTS> -> {<int32,float32>}@CLIENTS.
+arg(zip [=[{"a":[1,2],"b":[0.5,1.5]}]=])
+arg(zip_empty [=[{"b":[],"a":[]}]=])
+foreach(comp ${G}/zip_unnamed.binpb ${G}/zip_unnamed.textproto)
+  check(0 [=[[[1,0.5],[2,1.5]]]=] ARGS ${comp} ${WORK}/zip.json)
+  check(0 [=[[]]=] ARGS ${comp} ${WORK}/zip_empty.json)
+endforeach()
+
+# --- Every kind of value in and out (testdata/identity.textproto: x -> x) --------------------
+arg(identity [=[{"i8":-128,"u64":18446744073709551615,"i64":[[9007199254740993,-1],[0,2]],"f16":[0.1,65504,"-inf"],"bf":1.5,"f32":[0.1,-0.0,1e20,"nan"],"f64":1e-7,"c64":[[1,2],[0.5,"inf"]],"s":"h\u00e9\"llo","b":[true,false],"u":[7,{}],"seq":[1,2,3],"r":[[1,2]],"srv":5,"cl":[1.5,2],"ae":9}]=])
+# float16 0.1 is 1638/16384; float32 0.1 and 1e20 widened to double; ints exact beyond 2^53.
+set(identity_out [=[{"i8":-128,"u64":18446744073709551615,"i64":[[9007199254740993,-1],[0,2]],"f16":[0.0999755859375,65504.0,"-inf"],"bf":1.5,"f32":[0.10000000149011612,-0.0,100000002004087734272.0,"nan"],"f64":1e-07,"c64":[[1.0,2.0],[0.5,"inf"]],"s":"hé\"llo","b":[true,false],"u":[7,[]],"seq":[1,2,3],"r":[[1.0,2.0]],"srv":5,"cl":[1.5,2.0],"ae":9}]=])
+check(0 "${identity_out}" ARGS ${D}/identity.textproto ${WORK}/identity.json)
+check(0 "${identity_out}" ARGS ${D}/identity.textproto --clients 2 ${WORK}/identity.json)
+
+# --- Bad input: exit 2, the message names the path -------------------------------------------
+# Argument JSON that does not parse, or is too deep.
+arg(cut [=[{"alpha":]=])
+check(2 [=[ctff: bad argument at arg: not JSON: parse error at line 2, column 1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal]=]
+  ARGS ${G}/named_params.binpb ${WORK}/cut.json)
+string(REPEAT "[" 600 deep)
+arg(deep "${deep}")
+check(2 [=[ctff: bad argument at arg: JSON nested deeper than 512 lists and objects]=]
+  ARGS ${G}/sum_clients.binpb ${WORK}/deep.json)
+arg(huge_float [=[1e400]=])
+check(2 [=[ctff: bad argument at arg: not JSON: number overflow parsing '1e400']=]
+  ARGS ${D}/identity.textproto ${WORK}/huge_float.json)
+# Values that do not fit the parameter type, at every depth.
+arg(bad_member [=[{"alpha":3,"beta":[1,"x"],"gamma":7}]=])
+check(2 [=[ctff: bad argument at arg.beta[1]: expected a float32 number (or "nan", "inf", "-inf"), got "x"]=]
+  ARGS ${G}/named_params.binpb ${WORK}/bad_member.json)
+arg(missing_key [=[{"alpha":3,"beta":[1]}]=])
+check(2 [=[ctff: bad argument at arg: missing key `gamma` (the type is <alpha=int32@SERVER,beta={float32}@CLIENTS,gamma=int32>)]=]
+  ARGS ${G}/named_params.binpb ${WORK}/missing_key.json)
+arg(extra_key [=[{"alpha":3,"beta":[1],"gamma":7,"delta":0}]=])
+check(2 [=[ctff: bad argument at arg: unexpected key `delta` (the type is <alpha=int32@SERVER,beta={float32}@CLIENTS,gamma=int32>)]=]
+  ARGS ${G}/named_params.binpb ${WORK}/extra_key.json)
+arg(list_for_named [=[[3,[1],7]]=])
+check(2 [=[ctff: bad argument at arg: expected an object with the keys of <alpha=int32@SERVER,beta={float32}@CLIENTS,gamma=int32>, got a list]=]
+  ARGS ${G}/named_params.binpb ${WORK}/list_for_named.json)
+arg(float_for_int [=[{"alpha":3.0,"beta":[1],"gamma":7}]=])
+check(2 [=[ctff: bad argument at arg.alpha: expected an integer in the range of int32 [-2147483648, 2147483647], got 3.0]=]
+  ARGS ${G}/named_params.binpb ${WORK}/float_for_int.json)
+arg(int32_over [=[2147483648]=])
+check(2 [=[ctff: bad argument at arg: expected an integer in the range of int32 [-2147483648, 2147483647], got 2147483648]=]
+  ARGS ${G}/add_one_local.binpb ${WORK}/int32_over.json)
+arg(string_for_int [=["1"]=])
+check(2 [=[ctff: bad argument at arg: expected an integer in the range of int32 [-2147483648, 2147483647], got "1"]=]
+  ARGS ${G}/add_one_local.binpb ${WORK}/string_for_int.json)
+arg(scalar_for_clients [=[7]=])
+check(2 [=[ctff: bad argument at arg: expected a list of client values ({int32}@CLIENTS), got 7]=]
+  ARGS ${G}/sum_clients.binpb ${WORK}/scalar_for_clients.json)
+arg(bad_client [=[[1,2,null]]=])
+check(2 [=[ctff: bad argument at arg[2]: expected an integer in the range of int32 [-2147483648, 2147483647], got null]=]
+  ARGS ${G}/sum_clients.binpb ${WORK}/bad_client.json)
+arg(zip_short [=[[1,2]]=])
+check(2 [=[ctff: bad argument at arg: expected an object with the keys of <a={int32}@CLIENTS,b={float32}@CLIENTS>, got a list]=]
+  ARGS ${G}/zip_unnamed.binpb ${WORK}/zip_short.json)
+# Shapes: a fixed dimension, a ragged `?` dimension, a wrong rank, a bad complex element.
+string(REPLACE [=["i64":[[9007199254740993,-1],[0,2]]]=] [=["i64":[[1,2]]]=] bad "${identity_out}")
+arg(bad_dim "${bad}")
+check(2 [=[ctff: bad argument at arg.i64: expected a list of 2 (dimension 0 of int64[2,?]), got a list of 1]=]
+  ARGS ${D}/identity.textproto ${WORK}/bad_dim.json)
+string(REPLACE [=["i64":[[9007199254740993,-1],[0,2]]]=] [=["i64":[[1,2],[3]]]=] bad "${identity_out}")
+arg(ragged "${bad}")
+check(2 [=[ctff: bad argument at arg.i64[1]: a list of 1 where its neighbours have 2 (tensors are rectangular)]=]
+  ARGS ${D}/identity.textproto ${WORK}/ragged.json)
+string(REPLACE [=["r":[[1.0,2.0]]]=] [=["r":[[1.0,2.0],[3.0,[4.0]]]]=] bad "${identity_out}")
+arg(rank "${bad}")
+check(2 [=[ctff: bad argument at arg.r[1][1]: expected a float32 number (or "nan", "inf", "-inf"), got a list]=]
+  ARGS ${D}/identity.textproto ${WORK}/rank.json)
+string(REPLACE [=["c64":[[1.0,2.0],[0.5,"inf"]]]=] [=["c64":[[1.0,2.0],0.5]]=] bad "${identity_out}")
+arg(complex "${bad}")
+check(2 [=[ctff: bad argument at arg.c64[1]: expected [re, im] (complex64), got 0.5]=]
+  ARGS ${D}/identity.textproto ${WORK}/complex.json)
+string(REPLACE [=["u64":18446744073709551615]=] [=["u64":-1]=] bad "${identity_out}")
+arg(negative_unsigned "${bad}")
+check(2 [=[ctff: bad argument at arg.u64: expected an integer in the range of uint64 [0, 18446744073709551615], got -1]=]
+  ARGS ${D}/identity.textproto ${WORK}/negative_unsigned.json)
+string(REPLACE [=["u":[7,[]]]=] [=["u":[7,[1]]]=] bad "${identity_out}")
+arg(nonempty_unit "${bad}")
+check(2 [=[ctff: bad argument at arg.u[1]: expected [] (the empty struct <>), got a list]=]
+  ARGS ${D}/identity.textproto ${WORK}/nonempty_unit.json)
+# A function parameter has no JSON form.
+arg(one [=[1]=])
+check(2 [=[ctff: bad argument at arg: a function (( -> int32)) cannot be given as JSON]=]
+  ARGS ${D}/function_param.textproto ${WORK}/one.json)
+# Client counts that disagree: two lists, or a list and --clients.
+arg(zip_disagree [=[{"a":[1,2],"b":[0.5]}]=])
+check(2 [=[ctff: bad argument at arg.b: a list of 1 client values, but the number of clients is 2]=]
+  ARGS ${G}/zip_unnamed.binpb ${WORK}/zip_disagree.json)
+check(2 [=[ctff: bad argument at arg: a list of 3 client values, but the number of clients is 2]=]
+  ARGS ${G}/sum_clients.binpb --clients 2 ${WORK}/three.json)
+check(2 [=[ctff: bad argument at arg.cl: a list of 2 client values, but the number of clients is 3]=]
+  ARGS ${D}/identity.textproto --clients 3 ${WORK}/identity.json)
+# An argument for a computation without parameter, none for one with.
+check(2 [=[ctff: bad argument at arg: the computation takes no argument]=]
+  ARGS ${G}/federated_values.binpb ${WORK}/n5.json)
+check(2 [=[ctff: bad argument at arg: the computation takes an argument of type int32@SERVER; give it as ARG.json (or - for standard input)]=]
+  ARGS ${G}/simple_broadcast_map_sum.binpb --clients 3)
+# Unreadable or invalid COMP.
+check(2 "ctff-run: cannot open ${WORK}/missing.binpb" ARGS ${WORK}/missing.binpb)
+file(WRITE ${WORK}/bad.textproto "lambda { result { nonsense: 1 } }\n")
+check(2 "ctff-run: ${WORK}/bad.textproto: not a Computation in text format: line 1, column 27: Message type \"federated_language.Computation\" has no field named \"nonsense\"."
+  ARGS ${WORK}/bad.textproto)
+file(WRITE ${WORK}/mars.textproto "type { placement {} } placement { uri: 'mars' }\n")
+check(2 "ctff-run: ${WORK}/mars.textproto: not a valid Computation:" ARGS ${WORK}/mars.textproto)
+# Bad usage.
+check(2 [=[usage: ctff-run COMP [--clients N] [--threads T] [ARG.json | -]]=] ARGS)
+check(2 [=[ctff-run: unknown option --bogus]=] ARGS --bogus ${G}/sum_clients.binpb)
+check(2 [=[ctff-run: --clients takes a number of clients from 0 to 16777216, not `-1`]=]
+  ARGS ${G}/sum_clients.binpb --clients=-1 ${WORK}/three.json)
+check(2 [=[ctff-run: --clients takes a number of clients from 0 to 16777216, not `many`]=]
+  ARGS ${G}/sum_clients.binpb --clients many ${WORK}/three.json)
+check(2 [=[ctff-run: --clients takes a number of clients from 0 to 16777216, not `99999999999`]=]
+  ARGS ${G}/sum_clients.binpb --clients 99999999999 ${WORK}/three.json)
+check(2 [=[ctff-run: --threads takes a number of threads from 0 (the hardware's) to 4096, not `2x`]=]
+  ARGS ${G}/sum_clients.binpb --threads 2x ${WORK}/three.json)
+check(2 [=[ctff-run: --threads needs a value]=] ARGS ${G}/sum_clients.binpb --threads)
+check(2 [=[ctff-run: one COMP and one ARG only]=] ARGS ${G}/sum_clients.binpb ${WORK}/three.json ${WORK}/three.json)
+check(2 [=[ctff-run: COMP and ARG cannot both be standard input]=] ARGS - -)
+
+# --- Execution errors: exit 1 -----------------------------------------------------------------
+# A result without JSON form.
+check(1 [=[ctff: execution error at (top level): a function value has no JSON form]=]
+  ARGS ${D}/function_result.textproto)
+# Integer division: truncation, INT_MIN / -1 wraps, division by zero fails.
+arg(div_7_2 [=[[-7,2]]=])
+arg(div_min [=[[-2147483648,-1]]=])
+arg(div_zero [=[[7,0]]=])
+check(0 [=[-3]=] ARGS ${D}/divide.textproto ${WORK}/div_7_2.json)
+check(0 [=[-2147483648]=] ARGS ${D}/divide.textproto ${WORK}/div_min.json)
+check(1 [=[@DIVIDE_BY_ZERO@]=] ARGS ${D}/divide.textproto ${WORK}/div_zero.json)
+# An opaque TensorFlow computation that nothing binds.
+check(1 [=[@UNBOUND@]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json)
+
+if(failures GREATER 0)
+  message(FATAL_ERROR "ctff-run: ${failures} of ${cases} cases failed")
+endif()
+message(STATUS "ctff-run: ${cases} cases passed")
