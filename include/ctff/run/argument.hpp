@@ -16,15 +16,15 @@ namespace ctff::detail {
 
 // Checks v against t; returns v with the type's struct names where v has none. `clients`: set by
 // the first CLIENTS list, then checked.
-inline value check_argument(const value& v, typed t, const std::string& path,
+inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::string& path,
                             std::optional<std::size_t>& clients) {
   const type_node& tn = t.node();
-  auto fail = [&](const std::string& problem) -> value { throw argument_error(path, problem); };
+  auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path, problem); };
   if (!v) return fail("no value");
   switch (tn.kind) {
     case type_kind::tensor: {
       if (!v.is(value_kind::tensor)) return fail("expected a tensor");
-      const tensor_value& x = v.tensor();
+      const tensor_data& x = v.tensor();
       if (x.dt != tn.dt)
         return fail("expected " + std::string(dtype_name(tn.dt)) + ", got " +
                     std::string(dtype_name(x.dt)));
@@ -45,12 +45,12 @@ inline value check_argument(const value& v, typed t, const std::string& path,
     }
     case type_kind::struct_: {
       if (!v.is(value_kind::struct_)) return fail("expected a struct");
-      const struct_value& s = v.structure();
+      const struct_data& s = v.structure();
       if (s.elements.size() != t.kids())
         return fail("expected " + std::to_string(t.kids()) + " elements, got " +
                     std::to_string(s.elements.size()));
       std::vector<std::string> names = struct_names(t);
-      std::vector<value> e;
+      std::vector<dynamic_value> e;
       bool changed = !s.names.empty() ? false : !names.empty();
       for (std::uint32_t k = 0; k != t.kids(); ++k) {
         const std::string_view want = names.empty() ? std::string_view{} : std::string_view(names[k]);
@@ -66,18 +66,18 @@ inline value check_argument(const value& v, typed t, const std::string& path,
     }
     case type_kind::sequence: {
       if (!v.is(value_kind::sequence)) return fail("expected a sequence");
-      std::vector<value> e;
+      std::vector<dynamic_value> e;
       const auto& s = v.sequence().elements;
       bool changed = false;
       for (std::size_t k = 0; k != s.size(); ++k) {
         e.push_back(check_argument(s[k], t.member(), path + "[" + std::to_string(k) + "]", clients));
         changed = changed || !e.back().shares(s[k]);
       }
-      return changed ? make_sequence_value(std::move(e)) : v;
+      return changed ? make_sequence(std::move(e)) : v;
     }
     case type_kind::federated: {
       if (!v.is(value_kind::federated)) return fail("expected a federated value");
-      const federated_value& f = v.federated();
+      const federated_data& f = v.federated();
       if (f.where != tn.where)
         return fail("placed at " + std::string(placement_name(f.where)) + ", expected " +
                     std::string(placement_name(tn.where)));
@@ -91,7 +91,7 @@ inline value check_argument(const value& v, typed t, const std::string& path,
                       std::to_string(*clients));
         clients = f.members.size();
       }
-      std::vector<value> m;
+      std::vector<dynamic_value> m;
       bool changed = false;
       for (std::size_t k = 0; k != f.members.size(); ++k) {
         m.push_back(check_argument(f.members[k], t.member(),
@@ -99,7 +99,7 @@ inline value check_argument(const value& v, typed t, const std::string& path,
                                    clients));
         changed = changed || !m.back().shares(f.members[k]);
       }
-      return changed ? make_federated_value(f.where, f.all_equal, std::move(m)) : v;
+      return changed ? make_federated(f.where, f.all_equal, std::move(m)) : v;
     }
     case type_kind::function:
       if (!v.is(value_kind::function)) return fail("expected a function");

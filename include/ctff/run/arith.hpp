@@ -137,7 +137,7 @@ T int_div(T a, T b) {
 // One value converted to another computation type: numeric conversions, a complex number's real
 // part, and float -> integer saturating (NaN -> 0) instead of undefined behaviour.
 template <class To, class From>
-To convert(const From& x) {
+To convert_element(const From& x) {
   if constexpr (std::is_same_v<To, From>) {
     return x;
   } else if constexpr (is_complex_v<From>) {
@@ -145,10 +145,10 @@ To convert(const From& x) {
       return To(static_cast<typename To::value_type>(x.real()),
                 static_cast<typename To::value_type>(x.imag()));
     } else {
-      return convert<To>(x.real());
+      return convert_element<To>(x.real());
     }
   } else if constexpr (is_complex_v<To>) {
-    return To(convert<typename To::value_type>(x), 0);
+    return To(convert_element<typename To::value_type>(x), 0);
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
     if (std::isnan(x)) return 0;
     if (x <= static_cast<From>(std::numeric_limits<To>::lowest())) return std::numeric_limits<To>::lowest();
@@ -174,7 +174,7 @@ inline std::int64_t element_count(const std::vector<std::int64_t>& shape) {
 // A tensor's elements in the computation type of dtype To (the second operand cast to the first's
 // dtype, a weight cast to a member's).
 template <dtype To>
-std::vector<compute_t<To>> load_as(const tensor_value& t) {
+std::vector<compute_t<To>> load_as(const tensor_data& t) {
   std::vector<compute_t<To>> out;
   out.reserve(t.size());
   visit_dtype(t.dt, [&](auto from) {
@@ -183,7 +183,7 @@ std::vector<compute_t<To>> load_as(const tensor_value& t) {
       throw run_fault("a string tensor is not a number");
     } else {
       for (const auto& s : std::get<stored_t<F>>(t.elements))
-        out.push_back(convert<compute_t<To>>(numeric<F>::load(s)));
+        out.push_back(convert_element<compute_t<To>>(numeric<F>::load(s)));
     }
   });
   return out;
@@ -248,11 +248,11 @@ C apply_op(binary_op op, const C& a, const C& b) {
 
 // a op b for tensors of dtype D (b cast to D), broadcasting; the result has dtype D.
 template <dtype D>
-tensor_value tensor_op_in(binary_op op, const tensor_value& a, const tensor_value& b) {
+tensor_data tensor_op_in(binary_op op, const tensor_data& a, const tensor_data& b) {
   using N = numeric<D>;
   const auto& x = a.get<D>();
   const std::vector<compute_t<D>> y = load_as<D>(b);
-  tensor_value r{D, a.shape, stored_t<D>{}};
+  tensor_data r{D, a.shape, stored_t<D>{}};
   auto& out = r.get<D>();
   charge_elements(x.size(), sizeof(typename stored_t<D>::value_type));
   // The common cases without index tables: equal shapes, and a one-element b of no higher rank.
@@ -275,11 +275,11 @@ tensor_value tensor_op_in(binary_op op, const tensor_value& a, const tensor_valu
   return r;
 }
 
-inline tensor_value tensor_op(binary_op op, const tensor_value& a, const tensor_value& b) {
+inline tensor_data tensor_op(binary_op op, const tensor_data& a, const tensor_data& b) {
   if (!arithmetic_dtype(a.dt) || !arithmetic_dtype(b.dt))
     throw run_fault(std::string("arithmetic on ") +
                     std::string(dtype_name(arithmetic_dtype(a.dt) ? b.dt : a.dt)) + " tensors");
-  return visit_dtype(a.dt, [&](auto d) -> tensor_value {
+  return visit_dtype(a.dt, [&](auto d) -> tensor_data {
     constexpr dtype D = decltype(d)::value;
     if constexpr (D == dtype::str || D == dtype::bool_) {
       throw run_fault("unreachable");
@@ -291,20 +291,20 @@ inline tensor_value tensor_op(binary_op op, const tensor_value& a, const tensor_
 
 // A tensor of dtype D from computation-type elements.
 template <dtype D>
-tensor_value store_tensor(const std::vector<compute_t<D>>& c, std::vector<std::int64_t> shape) {
+tensor_data store_tensor(const std::vector<compute_t<D>>& c, std::vector<std::int64_t> shape) {
   stored_t<D> s;
   charge_elements(c.size(), sizeof(typename stored_t<D>::value_type));
   s.reserve(c.size());
   for (const auto& x : c) s.push_back(numeric<D>::store(x));
-  return tensor_value{D, std::move(shape), tensor_elements(std::move(s))};
+  return tensor_data{D, std::move(shape), tensor_elements(std::move(s))};
 }
 
 // A tensor converted to dtype `to` (generic_divide's result type).
-inline tensor_value cast_tensor(const tensor_value& t, dtype to) {
+inline tensor_data cast_tensor(const tensor_data& t, dtype to) {
   if (t.dt == to) return t;
   if (to == dtype::str || t.dt == dtype::str)
     throw run_fault("a string tensor cannot be cast");
-  return visit_dtype(to, [&](auto d) -> tensor_value {
+  return visit_dtype(to, [&](auto d) -> tensor_data {
     constexpr dtype D = decltype(d)::value;
     if constexpr (D == dtype::str) {
       throw run_fault("unreachable");
@@ -315,7 +315,7 @@ inline tensor_value cast_tensor(const tensor_value& t, dtype to) {
 }
 
 // generic_divide with result dtype u (reference §3).
-inline tensor_value divide_tensor(const tensor_value& a, const tensor_value& b, dtype u) {
+inline tensor_data divide_tensor(const tensor_data& a, const tensor_data& b, dtype u) {
   if (!arithmetic_dtype(a.dt) || !arithmetic_dtype(b.dt))
     throw run_fault(std::string("arithmetic on ") +
                     std::string(dtype_name(arithmetic_dtype(a.dt) ? b.dt : a.dt)) + " tensors");
@@ -329,20 +329,20 @@ inline tensor_value divide_tensor(const tensor_value& a, const tensor_value& b, 
 }
 
 // Zeros of dtype d and a fully known shape.
-inline tensor_value zero_tensor(dtype d, std::vector<std::int64_t> shape) {
+inline tensor_data zero_tensor(dtype d, std::vector<std::int64_t> shape) {
   const auto n = static_cast<std::size_t>(element_count(shape));
   charge_elements(n, 16);
-  return visit_dtype(d, [&](auto t) -> tensor_value {
+  return visit_dtype(d, [&](auto t) -> tensor_data {
     constexpr dtype D = decltype(t)::value;
-    return tensor_value{D, std::move(shape), tensor_elements(stored_t<D>(n))};
+    return tensor_data{D, std::move(shape), tensor_elements(stored_t<D>(n))};
   });
 }
 
 // The identity of federated_min (largest finite value) or federated_max (lowest finite value).
-inline tensor_value extreme_tensor(dtype d, std::vector<std::int64_t> shape, bool largest) {
+inline tensor_data extreme_tensor(dtype d, std::vector<std::int64_t> shape, bool largest) {
   const auto n = static_cast<std::size_t>(element_count(shape));
   charge_elements(n, 16);
-  return visit_dtype(d, [&](auto t) -> tensor_value {
+  return visit_dtype(d, [&](auto t) -> tensor_data {
     constexpr dtype D = decltype(t)::value;
     if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
       throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
@@ -352,17 +352,17 @@ inline tensor_value extreme_tensor(dtype d, std::vector<std::int64_t> shape, boo
       if constexpr (D == dtype::float16) x = largest ? 65504.0f : -65504.0f;
       else if constexpr (D == dtype::bfloat16) x = bfloat16_to_float(largest ? 0x7f7f : 0xff7f);
       else x = largest ? std::numeric_limits<C>::max() : std::numeric_limits<C>::lowest();
-      return tensor_value{D, std::move(shape),
+      return tensor_data{D, std::move(shape),
                           tensor_elements(stored_t<D>(n, numeric<D>::store(x)))};
     }
   });
 }
 
 // Pointwise min (or max) of two tensors of one dtype and shape; NaN propagates.
-inline tensor_value extreme_of(const tensor_value& a, const tensor_value& b, bool min) {
+inline tensor_data extreme_of(const tensor_data& a, const tensor_data& b, bool min) {
   if (a.dt != b.dt || a.shape != b.shape)
     throw run_fault("federated_min/max of members of different shapes");
-  return visit_dtype(a.dt, [&](auto t) -> tensor_value {
+  return visit_dtype(a.dt, [&](auto t) -> tensor_data {
     constexpr dtype D = decltype(t)::value;
     if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
       throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
@@ -382,14 +382,14 @@ inline tensor_value extreme_of(const tensor_value& a, const tensor_value& b, boo
         }
         out.push_back(pick_p ? x[i] : y[i]);
       }
-      return tensor_value{D, a.shape, tensor_elements(std::move(out))};
+      return tensor_data{D, a.shape, tensor_elements(std::move(out))};
     }
   });
 }
 
 // Whether every element lies in [0, bound] (bound: a scalar of any numeric dtype). Integers
 // compare exactly, in 128 bits' worth of range (sign and magnitude); floats through double.
-inline bool within_bound(const tensor_value& t, const tensor_value& bound) {
+inline bool within_bound(const tensor_data& t, const tensor_data& bound) {
   if (bound.size() != 1) throw run_fault("a secure-sum bound is not a scalar");
   const bool int_bound = is_integer(bound.dt);
   std::uint64_t ub = 0;  // integer bound, when >= 0

@@ -24,7 +24,7 @@ namespace ctff {
 
 // A C++ callable standing for an opaque (TensorFlow, XLA, Data) computation; `arg` is null when
 // the computation has no parameter.
-using opaque_binding = std::function<value(const value* arg)>;
+using opaque_binding = std::function<dynamic_value(const dynamic_value* arg)>;
 
 namespace detail {
 

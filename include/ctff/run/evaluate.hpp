@@ -22,36 +22,36 @@ namespace ctff::detail {
 struct scope_node {
   std::shared_ptr<const scope_node> outer;
   std::string_view name;
-  value v;
+  dynamic_value v;
 };
 using scope = std::shared_ptr<const scope_node>;
 
-inline scope bind(scope outer, std::string_view name, value v) {
+inline scope bind(scope outer, std::string_view name, dynamic_value v) {
   return std::make_shared<const scope_node>(scope_node{std::move(outer), name, std::move(v)});
 }
 
 // A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
 // expected becomes n references to its member; the reverse is an error.
-inline value conform(const value& v, typed t, std::size_t n) {
+inline dynamic_value conform(const dynamic_value& v, typed t, std::size_t n) {
   if (!v) return v;
   const type_node& tn = t.node();
   if (tn.kind == type_kind::federated && v.is(value_kind::federated)) {
-    const federated_value& f = v.federated();
+    const federated_data& f = v.federated();
     if (tn.where != f.where)
       throw run_fault(std::string("a ") + std::string(placement_name(f.where)) +
                       " value where the type places it at " + std::string(placement_name(tn.where)));
     if (tn.where == placement_kind::clients) {
       if (!tn.all_equal && f.all_equal)
-        return make_federated_value(f.where, false, std::vector<value>(n, f.members.front()));
+        return make_federated(f.where, false, std::vector<dynamic_value>(n, f.members.front()));
       if (tn.all_equal && !f.all_equal)
         throw run_fault("a CLIENTS value that is not all_equal where the type says all_equal");
     }
     return v;
   }
   if (tn.kind == type_kind::struct_ && v.is(value_kind::struct_)) {
-    const struct_value& s = v.structure();
+    const struct_data& s = v.structure();
     if (s.elements.size() != t.kids()) return v;
-    std::vector<value> e;
+    std::vector<dynamic_value> e;
     bool changed = false;
     for (std::size_t k = 0; k != s.elements.size(); ++k) {
       e.push_back(conform(s.elements[k], t.kid(static_cast<std::uint32_t>(k)), n));
@@ -63,12 +63,12 @@ inline value conform(const value& v, typed t, std::size_t n) {
 }
 
 // A literal's Array as a tensor.
-inline value literal_value(const computation_tree& t, std::uint32_t lit_index) {
+inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_index) {
   const lit& l = t.pool.lits[lit_index];
   std::vector<std::int64_t> shape;
   for (std::uint32_t k = 0; k != l.dim_count; ++k) shape.push_back(t.pool.dims[l.dim_begin + k]);
   const std::uint64_t* vals = t.pool.vals.data() + l.val_begin;
-  return visit_dtype(l.dt, [&](auto d) -> value {
+  return visit_dtype(l.dt, [&](auto d) -> dynamic_value {
     constexpr dtype D = decltype(d)::value;
     stored_t<D> out;
     const std::uint32_t per = slots_per_value(D);
@@ -116,8 +116,8 @@ struct evaluator {
 
   const computation_tree& tree() const { return prog->tree(); }
 
-  value eval(std::uint32_t i, const scope& s) const;
-  value eval_checked(std::uint32_t i, const scope& s) const {
+  dynamic_value eval(std::uint32_t i, const scope& s) const;
+  dynamic_value eval_checked(std::uint32_t i, const scope& s) const {
     try {
       return eval(i, s);
     } catch (const run_fault& f) {
@@ -132,14 +132,14 @@ class closure final : public function_impl {
   closure(std::shared_ptr<const program> p, std::uint32_t node, scope s)
       : prog_(std::move(p)), node_(node), scope_(std::move(s)) {}
   std::string describe() const override { return prog_->path(node_); }
-  value call(const value* arg, run_context& c) const override {
+  dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     const run_context::depth_guard depth(c);
     const computation_tree& t = prog_->tree();
     const block_node& n = t.node(node_);
     const std::string_view param = t.text(node_);
     scope s = scope_;
     if (arg && *arg) {
-      value a = *arg;
+      dynamic_value a = *arg;
       if (n.type != no_index && t.types.node(n.type).has_param)
         a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
       s = bind(std::move(s), param, std::move(a));
@@ -161,8 +161,8 @@ class bound_fn final : public function_impl {
  public:
   bound_fn(const opaque_binding* fn, std::string key) : fn_(fn), key_(std::move(key)) {}
   std::string describe() const override { return key_; }
-  value call(const value* arg, run_context&) const override {
-    value r = (*fn_)(arg && *arg ? arg : nullptr);
+  dynamic_value call(const dynamic_value* arg, run_context&) const override {
+    dynamic_value r = (*fn_)(arg && *arg ? arg : nullptr);
     if (!r) throw run_fault("the binding of " + key_ + " returned no value");
     return r;
   }
@@ -179,14 +179,14 @@ class tree_intrinsic final : public function_impl {
       : prog_(std::move(p)),
         fn_(prog_->tree().text(node), typed{&prog_->tree().types, prog_->tree().node(node).type}) {}
   std::string describe() const override { return fn_.describe(); }
-  value call(const value* arg, run_context& c) const override { return fn_.call(arg, c); }
+  dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
 
  private:
   std::shared_ptr<const program> prog_;
   intrinsic_fn fn_;
 };
 
-inline value evaluator::eval(std::uint32_t i, const scope& s) const {
+inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
   ctx.step();
   const computation_tree& t = tree();
   const block_node& n = t.node(i);
@@ -199,7 +199,7 @@ inline value evaluator::eval(std::uint32_t i, const scope& s) const {
         throw run_fault("the reference " + std::string(name) + " is not bound");
       }
       case block_kind::selection: {
-        const value src = eval(n.a, s);
+        const dynamic_value src = eval(n.a, s);
         if (!src.is(value_kind::struct_)) throw run_fault("selection from a value that is not a struct");
         const auto& e = src.structure().elements;
         if (n.index < 0 || static_cast<std::size_t>(n.index) >= e.size())
@@ -208,7 +208,7 @@ inline value evaluator::eval(std::uint32_t i, const scope& s) const {
         return e[static_cast<std::size_t>(n.index)];
       }
       case block_kind::struct_: {
-        std::vector<value> e;
+        std::vector<dynamic_value> e;
         std::vector<std::string> names;
         bool named = false;
         for (std::uint32_t k = 0; k != n.count; ++k) {
@@ -221,18 +221,18 @@ inline value evaluator::eval(std::uint32_t i, const scope& s) const {
         return make_struct_value(std::move(e), std::move(names));
       }
       case block_kind::call: {
-        const value f = eval(n.a, s);
+        const dynamic_value f = eval(n.a, s);
         if (n.b == no_index) return detail::call(f, nullptr, ctx);
-        const value a = eval(n.b, s);
+        const dynamic_value a = eval(n.b, s);
         return detail::call(f, a, ctx);
       }
       case block_kind::lambda:
-        return value(function_value{std::make_shared<const closure>(prog, i, s)});
+        return dynamic_value(function_data{std::make_shared<const closure>(prog, i, s)});
       case block_kind::block: {
         scope inner = s;
         for (std::uint32_t k = 0; k != n.count; ++k) {
           const block_elem& el = t.elem(i, k);
-          value v = eval(el.value, inner);
+          dynamic_value v = eval(el.value, inner);
           inner = bind(std::move(inner), t.name(el), std::move(v));
         }
         return eval(n.a, inner);
@@ -244,12 +244,12 @@ inline value evaluator::eval(std::uint32_t i, const scope& s) const {
         }
         if (n.type == no_index || t.types.node(n.type).kind != type_kind::function)
           throw run_fault("the intrinsic " + std::string(t.text(i)) + " has no function type");
-        return value(function_value{std::make_shared<const tree_intrinsic>(prog, i)});
+        return dynamic_value(function_data{std::make_shared<const tree_intrinsic>(prog, i)});
       }
       case block_kind::placement: {
         const std::string_view uri = t.text(i);
-        if (uri == "clients") return value(placement_value{placement_kind::clients});
-        if (uri == "server") return value(placement_value{placement_kind::server});
+        if (uri == "clients") return dynamic_value(placement_data{placement_kind::clients});
+        if (uri == "server") return dynamic_value(placement_data{placement_kind::server});
         throw run_fault("unknown placement " + std::string(uri));
       }
       case block_kind::literal: return literal_value(t, n.b);
@@ -262,8 +262,8 @@ inline value evaluator::eval(std::uint32_t i, const scope& s) const {
           throw run_fault("the " + std::string(block_kind_name(n.kind)) + " computation " + key +
                           " has no binding (executor::bind)");
         if (n.type != no_index && t.types.node(n.type).kind == type_kind::function)
-          return value(function_value{std::make_shared<const bound_fn>(b, std::move(key))});
-        value v = (*b)(nullptr);
+          return dynamic_value(function_data{std::make_shared<const bound_fn>(b, std::move(key))});
+        dynamic_value v = (*b)(nullptr);
         if (!v) throw run_fault("the binding of " + key + " returned no value");
         return v;
       }
