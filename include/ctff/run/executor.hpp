@@ -1,16 +1,83 @@
-// Running any Computation: ctff::executor evaluates a computation_tree (reference/execution.md).
+// Running any Computation: ctff::executor evaluates a computation_tree (reference/execution.md)
+// with N clients on T threads, opaque computations bound to C++ callables.
 #pragma once
 
 #include <cstddef>
-#include <functional>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 
+#include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
+#include "ctff/run/argument.hpp"
+#include "ctff/run/context.hpp"
+#include "ctff/run/convert.hpp"
 #include "ctff/run/error.hpp"
+#include "ctff/run/evaluate.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff {
+namespace detail {
+
+template <class F> struct function_parts;  // of a function_t
+template <class P, class R> struct function_parts<function_t<P, R>> {
+  using param = P;
+  using result = R;
+};
+
+// The parameter type of a callable with one parameter (not a generic lambda).
+template <class Fn> struct single_param : single_param<decltype(&Fn::operator())> {};
+template <class R, class A> struct single_param<R (*)(A)> { using type = std::remove_cvref_t<A>; };
+template <class C, class R, class A> struct single_param<R (C::*)(A) const> { using type = std::remove_cvref_t<A>; };
+template <class C, class R, class A> struct single_param<R (C::*)(A)> { using type = std::remove_cvref_t<A>; };
+
+// The arguments of a typed call as one value of the parameter type P: none, the one argument,
+// or several packed into P's struct.
+template <class P, class... A>
+consteval bool packs_arguments() {
+  if constexpr (std::is_void_v<P>) {
+    return sizeof...(A) == 0;
+  } else if constexpr (sizeof...(A) == 1 && (converts_v<P, A> && ...)) {
+    return true;
+  } else if constexpr (detail::is_struct_v<P>) {
+    if constexpr (struct_parts<P>::size != sizeof...(A) || sizeof...(A) < 2) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (converts_v<typename struct_parts<P>::template type<I>,
+                           std::tuple_element_t<I, std::tuple<A...>>> && ...);
+      }(std::index_sequence_for<A...>{});
+    }
+  } else {
+    return false;
+  }
+}
+template <class P, class... A>
+dynamic_value pack_arguments(const A&... args) {
+  if constexpr (std::is_void_v<P>) {
+    return {};
+  } else if constexpr (sizeof...(A) == 1 && (converts_v<P, A> && ...)) {
+    return ctff::to_value<P>(args...);
+  } else {
+    using S = struct_parts<P>;
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      std::vector<dynamic_value> e{to_value<typename S::template type<I>>(
+          args, S::names[I].empty() ? "arg[" + std::to_string(I) + "]"
+                                    : "arg." + std::string(S::names[I]))...};
+      std::vector<std::string> names;
+      if (((!S::names[I].empty()) || ...)) names = {std::string(S::names[I])...};
+      return make_struct_value(std::move(e), std::move(names));
+    }(std::index_sequence_for<A...>{});
+  }
+}
+
+}  // namespace detail
 
 struct run_options {
   std::optional<std::size_t> clients;  // N; unset: inferred from the argument, else 0
@@ -18,18 +85,154 @@ struct run_options {
   run_limits limits{};
 };
 
-// A C++ callable standing for an opaque (TensorFlow, XLA, Data) computation; `arg` is null when
-// the computation has no parameter.
-using opaque_binding = std::function<value(const value* arg)>;
-
 class executor {
  public:
-  explicit executor(run_options options = {});
-  // Binds the opaque computation printed as `key` (`comp#<adler32>`; Data: its printed uri).
-  void bind(std::string key, opaque_binding fn);
+  explicit executor(run_options options = {})
+      : options_(options),
+        pool_(std::make_unique<detail::thread_pool>(
+            options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()))) {}
+
+  const run_options& options() const { return options_; }
+  unsigned threads() const { return pool_->size(); }
+
+  // Binds the opaque computation printed as `key` (`comp#<adler32>`; Data: its decimal checksum).
+  void bind(std::string key, opaque_binding fn) { bindings_[std::move(key)] = std::move(fn); }
+  bool bound(std::string_view key) const { return bindings_.find(key) != bindings_.end(); }
+
+  // Binds an opaque computation made with ctff (tensorflow_computation, xla_computation, data) to
+  // a C++ callable taking and returning what its parameter and result types convert to (see
+  // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
+  // must be safe to call from several threads at once.
+  template <class O, class Fn>
+  void bind(const O& opaque, Fn fn) {
+    using T = typename O::type;
+    if constexpr (!detail::is_function_v<T>) {
+      using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
+      static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
+      bind(std::string(opaque.compact()), [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); });
+    } else {
+      using P = typename detail::function_parts<T>::param;
+      using R = typename detail::function_parts<T>::result;
+      if constexpr (std::is_void_v<P>) {
+        using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
+        static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+        bind(std::string(opaque.compact()),
+             [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); });
+      } else {
+        using A = typename detail::single_param<Fn>::type;
+        static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
+        using U = std::remove_cvref_t<std::invoke_result_t<Fn&, const A&>>;
+        static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+        bind(std::string(opaque.compact()), [fn](const dynamic_value* arg) mutable {
+          if (!arg) throw detail::run_fault("a binding called without its argument");
+          return to_value<R>(fn(from_value<A, P>(*arg, "binding argument")), "binding result");
+        });
+      }
+    }
+  }
+
+  // Calls a ctff computation (traced, imported with from_proto, or opaque and bound) with C++
+  // arguments: none, one of the parameter type, or one per element of a struct parameter; the
+  // result converted to R (ctff::value: as it is). Both checked at compile time against the
+  // computation's type. Its tree is read once from its bytes and kept.
+  template <class R = dynamic_value, class C, class... A>
+  R call(const C& comp, const A&... args) {
+    using T = typename C::type;
+    static_assert(detail::is_function_v<T>, "ctff: call: not a computation of a function type");
+    using P = typename detail::function_parts<T>::param;
+    using Rt = typename detail::function_parts<T>::result;
+    static_assert(detail::packs_arguments<P, A...>(),
+                  "ctff: call: the arguments do not convert to the computation's parameter type");
+    static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
+    const dynamic_value arg = detail::pack_arguments<P>(args...);
+    return from_value<R, Rt>(run_program(program_of(comp), arg));
+  }
+
   // Runs t with the argument (null: none). Throws argument_error when the argument does not fit
-  // t's parameter, execution_error when the run fails.
-  value run(const computation_tree& t, const value& arg = {});
+  // t's parameter, execution_error when the run fails. The result's function values, if any, keep
+  // a copy of t alive.
+  dynamic_value run(const computation_tree& t, const dynamic_value& arg = {}) {
+    return run(std::make_shared<const computation_tree>(t), arg);
+  }
+  dynamic_value run(std::shared_ptr<const computation_tree> t, const dynamic_value& arg = {}) {
+    return run_program(std::make_shared<const detail::program>(std::move(t)), arg);
+  }
+
+ private:
+  dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg) {
+    const computation_tree& t = prog->tree();
+    if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
+    const block_node& root = t.node(t.root);
+    const bool is_function = root.type != no_index && t.types.node(root.type).kind == type_kind::function;
+    const bool has_param = is_function && t.types.node(root.type).has_param;
+    std::optional<std::size_t> clients = options_.clients;
+    dynamic_value a = arg;
+    if (has_param && !arg) throw argument_error("arg", "the computation takes an argument; none given");
+    if (!has_param && arg) throw argument_error("arg", "the computation takes no argument");
+    const detail::typed fn{&t.types, root.type};
+    if (has_param) a = detail::check_argument(arg, fn.param(), "arg", clients);
+    const std::size_t n = clients.value_or(0);
+    if (n > options_.limits.max_clients)
+      throw argument_error("clients", std::to_string(n) + " clients exceed run_limits::max_clients (" +
+                                          std::to_string(options_.limits.max_clients) + ")");
+    run_context c(n, options_.limits, *pool_, bindings_);
+    detail::byte_budget*& budget = detail::byte_budget::current();
+    detail::byte_budget* was = budget;
+    budget = &c.budget();
+    struct restore {
+      detail::byte_budget*& b;
+      detail::byte_budget* was;
+      ~restore() { b = was; }
+    } restore_budget{budget, was};
+    try {
+      const detail::evaluator e{prog, c};
+      dynamic_value f = e.eval(t.root, {});
+      if (!is_function) return f;
+      dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
+      return detail::conform(r, fn.result(), n);
+    } catch (const detail::run_fault& f) {
+      throw execution_error("", f.what());
+    } catch (const std::bad_alloc&) {
+      throw execution_error("", "out of memory");
+    }
+  }
+
+  // A computation's tree, read from its bytes once per executor (static computations: once).
+  template <class C>
+  std::shared_ptr<const detail::program> program_of(const C& comp) {
+    if constexpr (requires { { C::bytes() } -> std::same_as<byte_view>; }) {
+      static const auto p = std::make_shared<const detail::program>(
+          std::make_shared<const computation_tree>(read_computation(C::bytes())));
+      return p;
+    } else {
+      const auto b = comp.bytes();
+      const std::string_view bytes(reinterpret_cast<const char*>(b.data()), b.size());
+      std::lock_guard lock(cache_mutex_);
+      auto& slot = cache_[bytes.data()];
+      if (!slot.prog || slot.bytes != bytes)
+        slot = cached{std::string(bytes), std::make_shared<const detail::program>(
+                                              std::make_shared<const computation_tree>(read_computation(bytes)))};
+      return slot.prog;
+    }
+  }
+
+  struct cached {
+    std::string bytes;
+    std::shared_ptr<const detail::program> prog;
+  };
+  run_options options_;
+  std::unique_ptr<detail::thread_pool> pool_;
+  std::mutex cache_mutex_;
+  std::map<const void*, cached> cache_;
+  std::map<std::string, opaque_binding, std::less<>> bindings_;
 };
+
+// Calls a ctff computation once with default options (N inferred from the arguments, the
+// hardware's threads): executor::call on a fresh executor.
+template <class R = dynamic_value, class C, class... A>
+R run(const C& comp, const A&... args) {
+  executor e;
+  return e.template call<R>(comp, args...);
+}
 
 }  // namespace ctff

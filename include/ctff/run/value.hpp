@@ -76,7 +76,7 @@ decltype(auto) visit_dtype(dtype d, F&& f) {
   return f(std::integral_constant<dtype, str>{});
 }
 
-class value;
+class dynamic_value;
 
 // Elements of one dtype, row-major. One alternative per storage type; the dtype tells bool from
 // uint8 apart (both one byte), so the vector of bools is a vector of unsigned char.
@@ -96,7 +96,7 @@ template <> struct stored<std::uint8_t> { using type = unsigned char; };
 // The vector that holds a dtype's elements.
 template <dtype D> using stored_t = std::vector<typename detail::stored<element_t<D>>::type>;
 
-struct tensor_value {
+struct tensor_data {
   dtype dt = dtype::invalid;
   std::vector<std::int64_t> shape;  // empty: a scalar
   tensor_elements elements;
@@ -109,8 +109,8 @@ struct tensor_value {
 };
 
 // A struct: elements in order, each with its name ("" for none).
-struct struct_value {
-  std::vector<value> elements;
+struct struct_data {
+  std::vector<dynamic_value> elements;
   std::vector<std::string> names;  // empty, or one per element
   std::string_view name(std::size_t i) const {
     return i < names.size() ? std::string_view(names[i]) : std::string_view{};
@@ -118,14 +118,14 @@ struct struct_value {
 };
 
 // A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
-struct federated_value {
+struct federated_data {
   placement_kind where = placement_kind::server;
   bool all_equal = true;
-  std::vector<value> members;
+  std::vector<dynamic_value> members;
 };
 
-struct sequence_value {
-  std::vector<value> elements;
+struct sequence_data {
+  std::vector<dynamic_value> elements;
 };
 
 // What a function value does when called; `arg` is null for a function without parameter.
@@ -133,43 +133,43 @@ class run_context;
 class function_impl {
  public:
   virtual ~function_impl() = default;
-  virtual value call(const value* arg, run_context& ctx) const = 0;
+  virtual dynamic_value call(const dynamic_value* arg, run_context& ctx) const = 0;
   // What errors name it by (a closure: its path; an intrinsic: its uri; a binding: its key).
   virtual std::string describe() const = 0;
 };
-struct function_value {
+struct function_data {
   std::shared_ptr<const function_impl> impl;
 };
 
-struct placement_value {
+struct placement_data {
   placement_kind where = placement_kind::server;
 };
 
 enum class value_kind : std::uint8_t { tensor, struct_, federated, sequence, function, placement };
 
-class value {
+class dynamic_value {
  public:
-  using node = std::variant<tensor_value, struct_value, federated_value, sequence_value,
-                            function_value, placement_value>;
+  using node = std::variant<tensor_data, struct_data, federated_data, sequence_data,
+                            function_data, placement_data>;
 
-  value() = default;  // null: no value (a call without argument)
+  dynamic_value() = default;  // null: no value (a call without argument)
   template <class V>
-    requires std::is_constructible_v<node, V&&> && (!std::is_same_v<std::remove_cvref_t<V>, value>)
-  explicit value(V&& v) : p_(std::make_shared<const node>(std::forward<V>(v))) {}
+    requires std::is_constructible_v<node, V&&> && (!std::is_same_v<std::remove_cvref_t<V>, dynamic_value>)
+  explicit dynamic_value(V&& v) : p_(std::make_shared<const node>(std::forward<V>(v))) {}
 
   explicit operator bool() const { return p_ != nullptr; }
   value_kind kind() const { return static_cast<value_kind>(p_->index()); }
   bool is(value_kind k) const { return p_ && kind() == k; }
 
-  const tensor_value& tensor() const { return std::get<tensor_value>(*p_); }
-  const struct_value& structure() const { return std::get<struct_value>(*p_); }
-  const federated_value& federated() const { return std::get<federated_value>(*p_); }
-  const sequence_value& sequence() const { return std::get<sequence_value>(*p_); }
-  const function_value& function() const { return std::get<function_value>(*p_); }
-  const placement_value& placement() const { return std::get<placement_value>(*p_); }
+  const tensor_data& tensor() const { return std::get<tensor_data>(*p_); }
+  const struct_data& structure() const { return std::get<struct_data>(*p_); }
+  const federated_data& federated() const { return std::get<federated_data>(*p_); }
+  const sequence_data& sequence() const { return std::get<sequence_data>(*p_); }
+  const function_data& function() const { return std::get<function_data>(*p_); }
+  const placement_data& placement() const { return std::get<placement_data>(*p_); }
 
   // Whether two values are the same node (shared, not copied).
-  bool shares(const value& o) const { return p_ == o.p_; }
+  bool shares(const dynamic_value& o) const { return p_ == o.p_; }
 
  private:
   std::shared_ptr<const node> p_;
@@ -177,27 +177,27 @@ class value {
 
 // Building values.
 template <dtype D>
-value make_tensor(stored_t<D> elements, std::vector<std::int64_t> shape = {}) {
-  return value(tensor_value{D, std::move(shape), tensor_elements(std::move(elements))});
+dynamic_value make_tensor(stored_t<D> elements, std::vector<std::int64_t> shape = {}) {
+  return dynamic_value(tensor_data{D, std::move(shape), tensor_elements(std::move(elements))});
 }
 template <dtype D>
-value make_scalar(element_t<D> x) {
+dynamic_value make_scalar(element_t<D> x) {
   stored_t<D> v;
   v.push_back(static_cast<typename stored_t<D>::value_type>(x));
   return make_tensor<D>(std::move(v));
 }
-inline value make_struct_value(std::vector<value> elements, std::vector<std::string> names = {}) {
-  return value(struct_value{std::move(elements), std::move(names)});
+inline dynamic_value make_struct_value(std::vector<dynamic_value> elements, std::vector<std::string> names = {}) {
+  return dynamic_value(struct_data{std::move(elements), std::move(names)});
 }
-inline value make_federated_value(placement_kind where, bool all_equal, std::vector<value> members) {
-  return value(federated_value{where, all_equal, std::move(members)});
+inline dynamic_value make_federated(placement_kind where, bool all_equal, std::vector<dynamic_value> members) {
+  return dynamic_value(federated_data{where, all_equal, std::move(members)});
 }
-inline value make_sequence_value(std::vector<value> elements) {
-  return value(sequence_value{std::move(elements)});
+inline dynamic_value make_sequence(std::vector<dynamic_value> elements) {
+  return dynamic_value(sequence_data{std::move(elements)});
 }
 
 // Whether two values are equal element for element (NaN unequal to itself; names compared).
-inline bool operator==(const value& a, const value& b) {
+inline bool operator==(const dynamic_value& a, const dynamic_value& b) {
   if (!a || !b) return !a && !b;
   if (a.shares(b)) return true;
   if (a.kind() != b.kind()) return false;

@@ -1,0 +1,115 @@
+// An argument given as a dynamic value, checked against the parameter type before a run: kinds,
+// dtypes, shapes (a `?` dimension takes any length), struct lengths and names, placements, and the
+// number of clients every non-all_equal CLIENTS value agrees on (reference/execution.md §4).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ctff/run/error.hpp"
+#include "ctff/run/intrinsics.hpp"
+#include "ctff/run/value.hpp"
+
+namespace ctff::detail {
+
+// Checks v against t; returns v with the type's struct names where v has none. `clients`: set by
+// the first CLIENTS list, then checked.
+inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::string& path,
+                            std::optional<std::size_t>& clients) {
+  const type_node& tn = t.node();
+  auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path, problem); };
+  if (!v) return fail("no value");
+  switch (tn.kind) {
+    case type_kind::tensor: {
+      if (!v.is(value_kind::tensor)) return fail("expected a tensor");
+      const tensor_data& x = v.tensor();
+      if (x.dt != tn.dt)
+        return fail("expected " + std::string(dtype_name(tn.dt)) + ", got " +
+                    std::string(dtype_name(x.dt)));
+      if (element_count(x.shape) != static_cast<std::int64_t>(x.size()))
+        return fail("the tensor's elements do not fill its shape");
+      if (!tn.unknown_rank) {
+        if (x.shape.size() != tn.dim_count)
+          return fail("expected rank " + std::to_string(tn.dim_count) + ", got " +
+                      std::to_string(x.shape.size()));
+        for (std::uint32_t k = 0; k != tn.dim_count; ++k) {
+          const std::int64_t d = t.d->dims[tn.dim_begin + k];
+          if (d >= 0 && d != x.shape[k])
+            return fail("dimension " + std::to_string(k) + " is " + std::to_string(x.shape[k]) +
+                        ", expected " + std::to_string(d));
+        }
+      }
+      return v;
+    }
+    case type_kind::struct_: {
+      if (!v.is(value_kind::struct_)) return fail("expected a struct");
+      const struct_data& s = v.structure();
+      if (s.elements.size() != t.kids())
+        return fail("expected " + std::to_string(t.kids()) + " elements, got " +
+                    std::to_string(s.elements.size()));
+      std::vector<std::string> names = struct_names(t);
+      std::vector<dynamic_value> e;
+      bool changed = !s.names.empty() ? false : !names.empty();
+      for (std::uint32_t k = 0; k != t.kids(); ++k) {
+        const std::string_view want = names.empty() ? std::string_view{} : std::string_view(names[k]);
+        if (!s.names.empty() && s.name(k) != want)
+          fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
+               "', expected '" + std::string(want) + "'");
+        const std::string at = want.empty() ? path + "[" + std::to_string(k) + "]"
+                                            : path + "." + std::string(want);
+        e.push_back(check_argument(s.elements[k], t.kid(k), at, clients));
+        changed = changed || !e.back().shares(s.elements[k]);
+      }
+      return changed ? make_struct_value(std::move(e), std::move(names)) : v;
+    }
+    case type_kind::sequence: {
+      if (!v.is(value_kind::sequence)) return fail("expected a sequence");
+      std::vector<dynamic_value> e;
+      const auto& s = v.sequence().elements;
+      bool changed = false;
+      for (std::size_t k = 0; k != s.size(); ++k) {
+        e.push_back(check_argument(s[k], t.member(), path + "[" + std::to_string(k) + "]", clients));
+        changed = changed || !e.back().shares(s[k]);
+      }
+      return changed ? make_sequence(std::move(e)) : v;
+    }
+    case type_kind::federated: {
+      if (!v.is(value_kind::federated)) return fail("expected a federated value");
+      const federated_data& f = v.federated();
+      if (f.where != tn.where)
+        return fail("placed at " + std::string(placement_name(f.where)) + ", expected " +
+                    std::string(placement_name(tn.where)));
+      const bool listed = tn.where == placement_kind::clients && !tn.all_equal;
+      if (!listed && f.members.size() != 1) return fail("expected one member");
+      if (listed && f.all_equal) {
+        if (f.members.size() != 1) return fail("an all_equal value with several members");
+      } else if (listed) {
+        if (clients && *clients != f.members.size())
+          return fail(std::to_string(f.members.size()) + " clients, but the run has " +
+                      std::to_string(*clients));
+        clients = f.members.size();
+      }
+      std::vector<dynamic_value> m;
+      bool changed = false;
+      for (std::size_t k = 0; k != f.members.size(); ++k) {
+        m.push_back(check_argument(f.members[k], t.member(),
+                                   listed && !f.all_equal ? path + "[" + std::to_string(k) + "]" : path,
+                                   clients));
+        changed = changed || !m.back().shares(f.members[k]);
+      }
+      return changed ? make_federated(f.where, f.all_equal, std::move(m)) : v;
+    }
+    case type_kind::function:
+      if (!v.is(value_kind::function)) return fail("expected a function");
+      return v;
+    case type_kind::placement:
+      if (!v.is(value_kind::placement)) return fail("expected a placement");
+      return v;
+    case type_kind::abstract: return fail("a value of an abstract type");
+  }
+  return fail("unknown type");
+}
+
+}  // namespace ctff::detail

@@ -1,0 +1,159 @@
+// What one run carries: the number of clients, the workers, the opaque bindings, the limits and
+// what the run has used of them; and a computation_tree prepared for running (the path of every
+// building block, for errors).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ctff/read/path.hpp"
+#include "ctff/read/tree.hpp"
+#include "ctff/run/arith.hpp"
+#include "ctff/run/error.hpp"
+#include "ctff/run/thread_pool.hpp"
+#include "ctff/run/value.hpp"
+
+namespace ctff {
+
+// A C++ callable standing for an opaque (TensorFlow, XLA, Data) computation; `arg` is null when
+// the computation has no parameter.
+using opaque_binding = std::function<dynamic_value(const dynamic_value* arg)>;
+
+namespace detail {
+
+// A tree and, per node, its parent and the step from it: errors spell the path from the root
+// the way the checker does (`lambda.result.call.argument`).
+class program {
+ public:
+  explicit program(std::shared_ptr<const computation_tree> t) : t_(std::move(t)) {
+    const computation_tree& tree = *t_;
+    up_.assign(tree.nodes.size(), step{no_index, nullptr, -1, {}});
+    for (std::uint32_t i = 0; i != tree.nodes.size(); ++i) {
+      const block_node& n = tree.node(i);
+      auto link = [&](std::uint32_t kid, const char* what, std::int64_t index = -1,
+                      std::string_view name = {}) {
+        if (kid < up_.size()) up_[kid] = step{i, what, index, name};
+      };
+      switch (n.kind) {
+        case block_kind::selection: link(n.a, "selection.source"); break;
+        case block_kind::call:
+          link(n.a, "call.function");
+          if (n.b != no_index) link(n.b, "call.argument");
+          break;
+        case block_kind::lambda: link(n.a, "lambda.result"); break;
+        case block_kind::block:
+          for (std::uint32_t k = 0; k != n.count; ++k) {
+            const block_elem& e = tree.elem(i, k);
+            link(e.value, "block.local", k, tree.name(e));
+          }
+          link(n.a, "block.result");
+          break;
+        case block_kind::struct_:
+          for (std::uint32_t k = 0; k != n.count; ++k) {
+            const block_elem& e = tree.elem(i, k);
+            link(e.value, "struct", k, tree.name(e));
+          }
+          break;
+        default: break;
+      }
+    }
+  }
+
+  const computation_tree& tree() const { return *t_; }
+  const std::shared_ptr<const computation_tree>& shared_tree() const { return t_; }
+
+  std::string path(std::uint32_t i) const {
+    std::vector<path_frame> frames;
+    while (i < up_.size() && up_[i].parent != no_index) {
+      frames.push_back(path_frame{up_[i].what, up_[i].index, up_[i].name});
+      i = up_[i].parent;
+    }
+    return path_string(std::vector<path_frame>(frames.rbegin(), frames.rend()));
+  }
+
+ private:
+  struct step {
+    std::uint32_t parent;
+    const char* what;
+    std::int64_t index;
+    std::string_view name;
+  };
+  std::shared_ptr<const computation_tree> t_;
+  std::vector<step> up_;
+};
+
+}  // namespace detail
+
+// One run: shared by every thread that works on it.
+class run_context {
+ public:
+  run_context(std::size_t clients, const run_limits& limits, detail::thread_pool& pool,
+              const std::map<std::string, opaque_binding, std::less<>>& bindings)
+      : clients_(clients), limits_(limits), pool_(pool), bindings_(bindings) {}
+
+  std::size_t clients() const { return clients_; }
+  const run_limits& limits() const { return limits_; }
+
+  const opaque_binding* binding(std::string_view key) const {
+    auto it = bindings_.find(key);
+    return it == bindings_.end() ? nullptr : &it->second;
+  }
+
+  // Counts one evaluated building block.
+  void step() {
+    if (steps_.fetch_add(1, std::memory_order_relaxed) >= limits_.max_steps)
+      throw detail::run_fault("the run evaluated more than run_limits::max_steps (" +
+                              std::to_string(limits_.max_steps) + ") building blocks");
+  }
+  detail::byte_budget& budget() { return budget_; }
+
+  // f(i) for every client i, on the workers (each charging this run's budget).
+  void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f) {
+    pool_.for_each(n, [&](std::size_t i) {
+      detail::byte_budget*& b = detail::byte_budget::current();
+      detail::byte_budget* was = b;
+      b = &budget_;
+      try {
+        f(i);
+      } catch (...) {
+        b = was;
+        throw;
+      }
+      b = was;
+    });
+  }
+
+  // Call depth of the current thread (closures calling closures).
+  struct depth_guard {
+    explicit depth_guard(const run_context& c) {
+      if (depth() >= c.limits_.max_depth)
+        throw detail::run_fault("calls nested deeper than run_limits::max_depth (" +
+                                std::to_string(c.limits_.max_depth) + ")");
+      ++depth();
+    }
+    ~depth_guard() { --depth(); }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+    static std::size_t& depth() {
+      thread_local std::size_t d = 0;
+      return d;
+    }
+  };
+
+ private:
+  std::size_t clients_;
+  run_limits limits_;
+  detail::thread_pool& pool_;
+  const std::map<std::string, opaque_binding, std::less<>>& bindings_;
+  std::atomic<std::uint64_t> steps_{0};
+  detail::byte_budget budget_{limits_.max_value_bytes};
+};
+
+}  // namespace ctff

@@ -1,0 +1,277 @@
+// Evaluating building blocks (reference/execution.md §2): lambdas close over their defining scope,
+// blocks bind in order (a later local shadows), references look innermost first, opaque
+// computations run through the user's bindings. Errors carry the path of the building block.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ctff/read/print.hpp"
+#include "ctff/run/context.hpp"
+#include "ctff/run/intrinsics.hpp"
+#include "ctff/run/value.hpp"
+
+namespace ctff::detail {
+
+// Names in scope: a linked list, innermost first, shared by the closures made in it.
+struct scope_node {
+  std::shared_ptr<const scope_node> outer;
+  std::string_view name;
+  dynamic_value v;
+};
+using scope = std::shared_ptr<const scope_node>;
+
+inline scope bind(scope outer, std::string_view name, dynamic_value v) {
+  return std::make_shared<const scope_node>(scope_node{std::move(outer), name, std::move(v)});
+}
+
+// A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
+// expected becomes n references to its member; the reverse is an error.
+inline dynamic_value conform(const dynamic_value& v, typed t, std::size_t n) {
+  if (!v) return v;
+  const type_node& tn = t.node();
+  if (tn.kind == type_kind::federated && v.is(value_kind::federated)) {
+    const federated_data& f = v.federated();
+    if (tn.where != f.where)
+      throw run_fault(std::string("a ") + std::string(placement_name(f.where)) +
+                      " value where the type places it at " + std::string(placement_name(tn.where)));
+    if (tn.where == placement_kind::clients) {
+      if (!tn.all_equal && f.all_equal)
+        return make_federated(f.where, false, std::vector<dynamic_value>(n, f.members.front()));
+      if (tn.all_equal && !f.all_equal)
+        throw run_fault("a CLIENTS value that is not all_equal where the type says all_equal");
+    }
+    return v;
+  }
+  if (tn.kind == type_kind::struct_ && v.is(value_kind::struct_)) {
+    const struct_data& s = v.structure();
+    if (s.elements.size() != t.kids()) return v;
+    std::vector<dynamic_value> e;
+    bool changed = false;
+    for (std::size_t k = 0; k != s.elements.size(); ++k) {
+      e.push_back(conform(s.elements[k], t.kid(static_cast<std::uint32_t>(k)), n));
+      changed = changed || !e.back().shares(s.elements[k]);
+    }
+    return changed ? make_struct_value(std::move(e), s.names) : v;
+  }
+  return v;
+}
+
+// A literal's Array as a tensor.
+inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_index) {
+  const lit& l = t.pool.lits[lit_index];
+  std::vector<std::int64_t> shape;
+  for (std::uint32_t k = 0; k != l.dim_count; ++k) shape.push_back(t.pool.dims[l.dim_begin + k]);
+  const std::uint64_t* vals = t.pool.vals.data() + l.val_begin;
+  return visit_dtype(l.dt, [&](auto d) -> dynamic_value {
+    constexpr dtype D = decltype(d)::value;
+    stored_t<D> out;
+    const std::uint32_t per = slots_per_value(D);
+    charge_elements(l.val_count / per, 16);
+    out.reserve(l.val_count / per);
+    for (std::uint32_t k = 0; k + per <= l.val_count; k += per) {
+      const std::uint64_t v = vals[k];
+      if constexpr (D == dtype::str) {
+        out.emplace_back(t.pool.chars_at(static_cast<std::uint32_t>(v),
+                                         static_cast<std::uint32_t>(vals[k + 1])));
+      } else if constexpr (D == dtype::float32) {
+        out.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(v)));
+      } else if constexpr (D == dtype::float64) {
+        out.push_back(std::bit_cast<double>(v));
+      } else if constexpr (D == dtype::complex64) {
+        out.emplace_back(std::bit_cast<float>(static_cast<std::uint32_t>(v)),
+                         std::bit_cast<float>(static_cast<std::uint32_t>(vals[k + 1])));
+      } else if constexpr (D == dtype::complex128) {
+        out.emplace_back(std::bit_cast<double>(v), std::bit_cast<double>(vals[k + 1]));
+      } else if constexpr (D == dtype::float16) {
+        out.push_back(half_bits{static_cast<std::uint16_t>(v)});
+      } else if constexpr (D == dtype::bfloat16) {
+        out.push_back(bfloat16_bits{static_cast<std::uint16_t>(v)});
+      } else {
+        out.push_back(static_cast<typename stored_t<D>::value_type>(v));
+      }
+    }
+    return make_tensor<D>(std::move(out), std::move(shape));
+  });
+}
+
+// The key an opaque computation is bound by: how ctff prints it (`comp#<hex>`; Data: decimal).
+inline std::string opaque_key(const computation_tree& t, std::uint32_t i) {
+  text_sink count{};
+  put_opaque_label(t, i, count, false);
+  std::string out(count.n, '\0');
+  text_sink s{out.data()};
+  put_opaque_label(t, i, s, false);
+  return out;
+}
+
+struct evaluator {
+  std::shared_ptr<const program> prog;
+  run_context& ctx;
+
+  const computation_tree& tree() const { return prog->tree(); }
+
+  dynamic_value eval(std::uint32_t i, const scope& s) const;
+  dynamic_value eval_checked(std::uint32_t i, const scope& s) const {
+    try {
+      return eval(i, s);
+    } catch (const run_fault& f) {
+      throw execution_error(prog->path(i), f.what());
+    }
+  }
+};
+
+// A lambda and the scope it was made in.
+class closure final : public function_impl {
+ public:
+  closure(std::shared_ptr<const program> p, std::uint32_t node, scope s)
+      : prog_(std::move(p)), node_(node), scope_(std::move(s)) {}
+  std::string describe() const override { return prog_->path(node_); }
+  dynamic_value call(const dynamic_value* arg, run_context& c) const override {
+    const run_context::depth_guard depth(c);
+    const computation_tree& t = prog_->tree();
+    const block_node& n = t.node(node_);
+    const std::string_view param = t.text(node_);
+    scope s = scope_;
+    if (arg && *arg) {
+      dynamic_value a = *arg;
+      if (n.type != no_index && t.types.node(n.type).has_param)
+        a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
+      s = bind(std::move(s), param, std::move(a));
+    } else if (!param.empty()) {
+      throw run_fault("a lambda with parameter " + std::string(param) + " called without argument");
+    }
+    const evaluator e{prog_, c};
+    return e.eval(n.a, s);
+  }
+
+ private:
+  std::shared_ptr<const program> prog_;
+  std::uint32_t node_;
+  scope scope_;
+};
+
+// A user's C++ callable for an opaque computation.
+class bound_fn final : public function_impl {
+ public:
+  bound_fn(const opaque_binding* fn, std::string key) : fn_(fn), key_(std::move(key)) {}
+  std::string describe() const override { return key_; }
+  dynamic_value call(const dynamic_value* arg, run_context&) const override {
+    dynamic_value r = (*fn_)(arg && *arg ? arg : nullptr);
+    if (!r) throw run_fault("the binding of " + key_ + " returned no value");
+    return r;
+  }
+
+ private:
+  const opaque_binding* fn_;
+  std::string key_;
+};
+
+// An intrinsic function value keeping its tree alive.
+class tree_intrinsic final : public function_impl {
+ public:
+  tree_intrinsic(std::shared_ptr<const program> p, std::uint32_t node)
+      : prog_(std::move(p)),
+        fn_(prog_->tree().text(node), typed{&prog_->tree().types, prog_->tree().node(node).type}) {}
+  std::string describe() const override { return fn_.describe(); }
+  dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
+
+ private:
+  std::shared_ptr<const program> prog_;
+  intrinsic_fn fn_;
+};
+
+inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
+  ctx.step();
+  const computation_tree& t = tree();
+  const block_node& n = t.node(i);
+  try {
+    switch (n.kind) {
+      case block_kind::reference: {
+        const std::string_view name = t.text(i);
+        for (const scope_node* p = s.get(); p; p = p->outer.get())
+          if (p->name == name) return p->v;
+        throw run_fault("the reference " + std::string(name) + " is not bound");
+      }
+      case block_kind::selection: {
+        const dynamic_value src = eval(n.a, s);
+        if (!src.is(value_kind::struct_)) throw run_fault("selection from a value that is not a struct");
+        const auto& e = src.structure().elements;
+        if (n.index < 0 || static_cast<std::size_t>(n.index) >= e.size())
+          throw run_fault("selection of element " + std::to_string(n.index) + " of a struct of " +
+                          std::to_string(e.size()));
+        return e[static_cast<std::size_t>(n.index)];
+      }
+      case block_kind::struct_: {
+        std::vector<dynamic_value> e;
+        std::vector<std::string> names;
+        bool named = false;
+        for (std::uint32_t k = 0; k != n.count; ++k) {
+          const block_elem& el = t.elem(i, k);
+          e.push_back(eval(el.value, s));
+          names.emplace_back(t.name(el));
+          named = named || !names.back().empty();
+        }
+        if (!named) names.clear();
+        return make_struct_value(std::move(e), std::move(names));
+      }
+      case block_kind::call: {
+        const dynamic_value f = eval(n.a, s);
+        if (n.b == no_index) return detail::call(f, nullptr, ctx);
+        const dynamic_value a = eval(n.b, s);
+        return detail::call(f, a, ctx);
+      }
+      case block_kind::lambda:
+        return dynamic_value(function_data{std::make_shared<const closure>(prog, i, s)});
+      case block_kind::block: {
+        scope inner = s;
+        for (std::uint32_t k = 0; k != n.count; ++k) {
+          const block_elem& el = t.elem(i, k);
+          dynamic_value v = eval(el.value, inner);
+          inner = bind(std::move(inner), t.name(el), std::move(v));
+        }
+        return eval(n.a, inner);
+      }
+      case block_kind::intrinsic: {
+        if (is_value_intrinsic(t.text(i))) {
+          if (n.type == no_index) throw run_fault("generic_zero without a type");
+          return zero_of(typed{&t.types, n.type}, ctx.clients());
+        }
+        if (n.type == no_index || t.types.node(n.type).kind != type_kind::function)
+          throw run_fault("the intrinsic " + std::string(t.text(i)) + " has no function type");
+        return dynamic_value(function_data{std::make_shared<const tree_intrinsic>(prog, i)});
+      }
+      case block_kind::placement: {
+        const std::string_view uri = t.text(i);
+        if (uri == "clients") return dynamic_value(placement_data{placement_kind::clients});
+        if (uri == "server") return dynamic_value(placement_data{placement_kind::server});
+        throw run_fault("unknown placement " + std::string(uri));
+      }
+      case block_kind::literal: return literal_value(t, n.b);
+      case block_kind::data:
+      case block_kind::tensorflow:
+      case block_kind::xla: {
+        std::string key = opaque_key(t, i);
+        const opaque_binding* b = ctx.binding(key);
+        if (!b)
+          throw run_fault("the " + std::string(block_kind_name(n.kind)) + " computation " + key +
+                          " has no binding (executor::bind)");
+        if (n.type != no_index && t.types.node(n.type).kind == type_kind::function)
+          return dynamic_value(function_data{std::make_shared<const bound_fn>(b, std::move(key))});
+        dynamic_value v = (*b)(nullptr);
+        if (!v) throw run_fault("the binding of " + key + " returned no value");
+        return v;
+      }
+    }
+  } catch (const run_fault& f) {
+    throw execution_error(prog->path(i), f.what());
+  }
+  throw execution_error(prog->path(i), "unknown building block");
+}
+
+}  // namespace ctff::detail
