@@ -187,7 +187,7 @@ int run(int argc, char** argv) {
 
   // The argument, read against the parameter type.
   std::optional<std::size_t> clients = options.clients;
-  ctff::value argument;
+  ctff::dynamic_value argument;
   if (has_param && !have_arg)
     throw ctff::argument_error("arg", "the computation takes an argument of type " +
                                           ctff::detail::json_type_text(t.types, t.types.kid(root_type, 0)) +
@@ -200,7 +200,7 @@ int run(int argc, char** argv) {
   options.clients = clients;
 
   ctff::executor ex(options);
-  const ctff::value result = ex.run(t, argument);
+  const ctff::dynamic_value result = ex.run(t, argument);
   std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
   return 0;
 }

@@ -231,9 +231,9 @@ arg(div_min [=[[-2147483648,-1]]=])
 arg(div_zero [=[[7,0]]=])
 check(0 [=[-3]=] ARGS ${D}/divide.textproto ${WORK}/div_7_2.json)
 check(0 [=[-2147483648]=] ARGS ${D}/divide.textproto ${WORK}/div_min.json)
-check(1 [=[@DIVIDE_BY_ZERO@]=] ARGS ${D}/divide.textproto ${WORK}/div_zero.json)
-# An opaque TensorFlow computation that nothing binds.
-check(1 [=[@UNBOUND@]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json)
+check(1 [=[ctff: execution error at lambda.result: integer division by zero]=] ARGS ${D}/divide.textproto ${WORK}/div_zero.json)
+# An opaque TensorFlow computation that nothing binds (comp#7b000c3, as ctff-inspect prints it).
+check(1 [=[ctff: execution error at lambda.result.call.function: the tensorflow computation comp#7b000c3 has no binding (executor::bind)]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json)
 
 if(failures GREATER 0)
   message(FATAL_ERROR "ctff-run: ${failures} of ${cases} cases failed")

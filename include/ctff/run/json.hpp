@@ -122,7 +122,7 @@ class json_reader {
   json_reader(const type_desc& types, std::optional<std::size_t>& clients)
       : types_(types), clients_(clients) {}
 
-  value read(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
+  dynamic_value read(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
     const type_node& n = types_.node(t);
     switch (n.kind) {
       case type_kind::tensor: return tensor(j, t, path);
@@ -130,11 +130,11 @@ class json_reader {
       case type_kind::federated: return federated(j, t, path);
       case type_kind::sequence: {
         if (!j.is_array()) fail(path, "expected a list (a sequence " + json_type_text(types_, t) + "), got " + json_what(j));
-        std::vector<value> elements;
+        std::vector<dynamic_value> elements;
         elements.reserve(j.size());
         for (std::size_t i = 0; i != j.size(); ++i)
           elements.push_back(read(j[i], types_.kid(t, 0), path + "[" + std::to_string(i) + "]"));
-        return make_sequence_value(std::move(elements));
+        return make_sequence(std::move(elements));
       }
       case type_kind::function: fail(path, "a function (" + json_type_text(types_, t) + ") cannot be given as JSON");
       case type_kind::placement: fail(path, "a placement cannot be given as JSON");
@@ -148,12 +148,12 @@ class json_reader {
     throw argument_error(path, std::move(problem));
   }
 
-  value structure(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
+  dynamic_value structure(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
     const type_node& n = types_.node(t);
     const std::uint32_t k = n.kid_count;
     bool all_named = k != 0;
     for (std::uint32_t i = 0; i != k; ++i) all_named = all_named && !types_.name(types_.kid(t, i)).empty();
-    std::vector<value> elements;
+    std::vector<dynamic_value> elements;
     std::vector<std::string> names;
     elements.reserve(k);
     for (std::uint32_t i = 0; i != k; ++i) names.emplace_back(types_.name(types_.kid(t, i)));
@@ -188,11 +188,11 @@ class json_reader {
     return make_struct_value(std::move(elements), std::move(names));
   }
 
-  value federated(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
+  dynamic_value federated(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
     const type_node& n = types_.node(t);
     const std::uint32_t member = types_.kid(t, 0);
     if (n.all_equal || n.where == placement_kind::server)
-      return make_federated_value(n.where, true, {read(j, member, path)});
+      return make_federated(n.where, true, {read(j, member, path)});
     if (!j.is_array()) fail(path, "expected a list of client values (" + json_type_text(types_, t) + "), got " + json_what(j));
     if (!clients_) {
       clients_ = j.size();
@@ -200,13 +200,13 @@ class json_reader {
       fail(path, "a list of " + std::to_string(j.size()) + " client values, but the number of clients is " +
                      std::to_string(*clients_));
     }
-    std::vector<value> members;
+    std::vector<dynamic_value> members;
     members.reserve(j.size());
     for (std::size_t i = 0; i != j.size(); ++i) members.push_back(read(j[i], member, path + "[" + std::to_string(i) + "]"));
-    return make_federated_value(placement_kind::clients, false, std::move(members));
+    return make_federated(placement_kind::clients, false, std::move(members));
   }
 
-  value tensor(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
+  dynamic_value tensor(const nlohmann::json& j, std::uint32_t t, const std::string& path) {
     const type_node& n = types_.node(t);
     if (n.dt == dtype::invalid) fail(path, "a tensor of invalid dtype cannot be given");
     const bool complex = n.dt == dtype::complex64 || n.dt == dtype::complex128;
@@ -353,7 +353,7 @@ class json_writer {
  public:
   json_writer(const type_desc& types, std::optional<std::size_t> clients) : types_(types), clients_(clients) {}
 
-  void write(const value& v, std::uint32_t t) {
+  void write(const dynamic_value& v, std::uint32_t t) {
     const type_node& n = types_.node(t);
     if (n.kind == type_kind::function || (v && v.is(value_kind::function)))
       throw execution_error("", "a function value has no JSON form");
@@ -380,12 +380,12 @@ class json_writer {
   std::string out;
 
  private:
-  const value& expect(const value& v, value_kind k, std::uint32_t t) const {
+  const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
     if (!v.is(k)) throw execution_error("", "the result does not match its type " + json_type_text(types_, t));
     return v;
   }
 
-  void structure(const struct_value& s, std::uint32_t t) {
+  void structure(const struct_data& s, std::uint32_t t) {
     const std::uint32_t k = types_.node(t).kid_count;
     if (s.elements.size() != k)
       throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
@@ -405,7 +405,7 @@ class json_writer {
     out += all_named ? '}' : ']';
   }
 
-  void federated(const federated_value& f, std::uint32_t t) {
+  void federated(const federated_data& f, std::uint32_t t) {
     const type_node& n = types_.node(t);
     const std::uint32_t member = types_.kid(t, 0);
     if (n.all_equal || n.where == placement_kind::server) {
@@ -424,7 +424,7 @@ class json_writer {
     out += ']';
   }
 
-  void tensor(const tensor_value& v) {
+  void tensor(const tensor_data& v) {
     std::size_t total = 1;
     for (auto d : v.shape) {
       if (d < 0) throw execution_error("", "a result tensor has a negative dimension");
@@ -514,8 +514,8 @@ inline nlohmann::json parse_json(std::string_view text, std::size_t max_depth = 
 // Reads j as a value of the type node `type` of `types` (reference/execution.md §5). Each
 // `{T}@CLIENTS` list sets `clients` when it is unset and must have that length otherwise. Throws
 // argument_error naming the path in the value (`path` is the root's name).
-inline value value_from_json(const nlohmann::json& j, const type_desc& types, std::uint32_t type,
-                             std::optional<std::size_t>& clients, std::string path = "arg") {
+inline dynamic_value value_from_json(const nlohmann::json& j, const type_desc& types, std::uint32_t type,
+                                     std::optional<std::size_t>& clients, std::string path = "arg") {
   return detail::json_reader(types, clients).read(j, type, path);
 }
 
@@ -523,7 +523,7 @@ inline value value_from_json(const nlohmann::json& j, const type_desc& types, st
 // comment). `clients`, when given, is the number of clients: an all_equal value where the type is
 // `{T}@CLIENTS` is written as that many copies of its member. Throws execution_error for a
 // function or placement value, or a value that does not match the type.
-inline std::string value_to_json(const value& v, const type_desc& types, std::uint32_t type,
+inline std::string value_to_json(const dynamic_value& v, const type_desc& types, std::uint32_t type,
                                  std::optional<std::size_t> clients = {}) {
   detail::json_writer w(types, clients);
   w.write(v, type);
