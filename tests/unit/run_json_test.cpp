@@ -210,6 +210,8 @@ TEST_CASE("json: text that is not JSON, or too deep", "[run][json]") {
                     "value - unexpected end of input; expected '[', '{', or a literal");
   CHECK_THROWS_WITH(ctff::parse_json(std::string(513, '[')),
                     "ctff: bad argument at arg: JSON nested deeper than 512 lists and objects");
+  // A text that ends inside an escape (the fuzzer's first find: the scan read past the end).
+  CHECK_THROWS_AS(ctff::parse_json(std::string_view("[\"\\", 3)), ctff::argument_error);
   // Brackets inside strings do not count.
   CHECK(ctff::parse_json("[\"" + std::string(600, '[') + "\\\"\"]").size() == 1);
   CHECK_THROWS_WITH(ctff::parse_json("1e400"), "ctff: bad argument at arg: not JSON: number overflow parsing '1e400'");

@@ -488,7 +488,7 @@ class json_writer {
 inline nlohmann::json parse_json(std::string_view text, std::size_t max_depth = 512) {
   std::size_t depth = 0;
   bool in_string = false;
-  for (std::size_t i = 0; i != text.size(); ++i) {
+  for (std::size_t i = 0; i < text.size(); ++i) {  // (`<`: an escape skips a character)
     const char c = text[i];
     if (in_string) {
       if (c == '\\') ++i;
