@@ -37,7 +37,7 @@ template <class T> struct tensor_parts;
 template <dtype D, std::int64_t... N> struct tensor_parts<tensor<D, N...>> {
   static constexpr dtype dt = D;
   static constexpr std::size_t rank = sizeof...(N);
-  static constexpr std::int64_t dims[] = {N..., 0};
+  static constexpr std::array<std::int64_t, sizeof...(N) + 1> dims{N..., 0};
   static constexpr bool unknown_rank = sizeof...(N) == 1 && ((N == ctff::unknown_rank) && ...);
 };
 // The tensor type without its first dimension.
@@ -50,7 +50,8 @@ template <class T> struct struct_parts;
 template <class... E> struct struct_parts<struct_t<E...>> {
   static constexpr std::size_t size = sizeof...(E);
   template <std::size_t I> using type = typename elem<std::tuple_element_t<I, std::tuple<E...>>>::type;
-  static constexpr std::string_view names[] = {elem<E>::name..., std::string_view{}};
+  static constexpr std::array<std::string_view, sizeof...(E) + 1> names{elem<E>::name...,
+                                                                       std::string_view{}};
 };
 template <class T> struct federated_parts;
 template <class M, placement_kind P, bool A> struct federated_parts<federated_t<M, P, A>> {
