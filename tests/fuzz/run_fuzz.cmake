@@ -2,7 +2,18 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(GLOB seeds ${SEEDS}/*.binpb)
-file(COPY ${seeds} DESTINATION ${WORK})
+if(DEFINED PREFIX_BYTE)  # fuzz_run: each seed behind one byte (the client count)
+  string(ASCII ${PREFIX_BYTE} prefix)
+  foreach(seed IN LISTS seeds)
+    get_filename_component(name ${seed} NAME)
+    # file(WRITE) cannot write arbitrary bytes from a string: copy with a one-byte head instead.
+    file(WRITE ${WORK}/${name}.head "${prefix}")
+    execute_process(COMMAND sh -c "cat '${WORK}/${name}.head' '${seed}' > '${WORK}/${name}'")
+    file(REMOVE ${WORK}/${name}.head)
+  endforeach()
+else()
+  file(COPY ${seeds} DESTINATION ${WORK})
+endif()
 execute_process(
   COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=4096 -rss_limit_mb=2048
           -print_final_stats=1 ${WORK}
