@@ -298,13 +298,13 @@ inline void zip_check(const dynamic_value& v, std::size_t n, placement_kind wher
 // An intrinsic as a function value: its uri and its type in the tree.
 class intrinsic_fn final : public function_impl {
  public:
-  intrinsic_fn(std::string_view uri, typed type) : uri_(uri), type_(type) {}
+  intrinsic_fn(std::string_view uri, typed type) : uri_(uri), what_(uri), type_(type) {}
   std::string describe() const override { return std::string(uri_); }
 
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     const std::size_t n = c.clients();
     const std::string_view u = uri_;
-    const std::string what(u);
+    const std::string& what = what_;
     auto need = [&]() -> const dynamic_value& {
       if (!arg || !*arg) throw run_fault(what + ": called without its argument");
       return *arg;
@@ -455,6 +455,7 @@ class intrinsic_fn final : public function_impl {
 
  private:
   std::string_view uri_;
+  std::string what_;  // the uri, for messages
   typed type_;
 };
 
