@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the main example with g++-12 into build/gcc, and runs it.
+# Installs what is missing, builds the main example and the FedAvg simulation with g++-12 into
+# build/gcc, and runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/install-deps.sh
 cmake -S . -B build/gcc -DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_BUILD_TYPE=Release
-cmake --build build/gcc -j2 --target ctff_example
+cmake --build build/gcc -j2 --target ctff_example ctff_example_simulate_fedavg
 ./build/gcc/examples/ctff_example
+./build/gcc/examples/ctff_example_simulate_fedavg

@@ -21,6 +21,8 @@
 #               the compile-time traces stay constant expressions under g++'s sanitizers.
 #   6. clang-asan: clang++-16 with -DCTFF_SANITIZE=ON at -O0: the unit tests and the examples built
 #               and run. (-O0: the sanitizers check the same at -O0, and it compiles faster.)
+# Every tree's ctest runs with --no-tests=error, and must run and pass at least one test of each
+# label expected of it (tools/check_labels.py): a suite left unregistered fails CI.
 # Prints the time of every phase. Exits non-zero if anything failed.
 #
 #   --no-asan          skip steps 5 and 6, and build 3 without the sanitizers
@@ -58,10 +60,11 @@ phase() {
   return $rc
 }
 
-# suite NAME CXX DIR TARGETS TEST-ARGS BUILD-TYPE CMAKE-ARGS...: configure, build, test one tree.
+# suite NAME CXX DIR TARGETS TEST-ARGS LABELS BUILD-TYPE CMAKE-ARGS...: configure, build, test one
+# tree; LABELS: the labels of which at least one test must run and pass.
 suite() {
-  local name=$1 cxx=$2 dir=$3 targets=$4 test_args=$5 build_type=$6
-  shift 6
+  local name=$1 cxx=$2 dir=$3 targets=$4 test_args=$5 labels=$6 build_type=$7
+  shift 7
   local t0=$SECONDS
   if ! phase "$name configure" cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" \
       -DCMAKE_BUILD_TYPE="$build_type" "$@"; then
@@ -76,9 +79,18 @@ suite() {
     failed=1
     return
   fi
+  local junit=$dir/ctest-junit.xml
+  rm -f "$junit"
   # shellcheck disable=SC2086  # test_args is a word list
-  if ! phase "$name test" ctest --test-dir "$dir" --output-on-failure -j2 $test_args; then
+  if ! phase "$name test" ctest --test-dir "$dir" --output-on-failure --no-tests=error -j2 \
+      --output-junit "$junit" $test_args; then
     results+=("$name: tests FAILED")
+    failed=1
+    return
+  fi
+  # shellcheck disable=SC2086  # labels is a word list
+  if ! phase "$name labels" python3 tools/check_labels.py "$dir" "$junit" $labels; then
+    results+=("$name: a label ran no test: FAILED")
     failed=1
     return
   fi
@@ -93,23 +105,24 @@ sanitize=(Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCTFF_SANITIZE=ON)
 [[ $asan -eq 1 ]] || sanitize=(Release)
 cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
 
-# CI's differential profile: 200 programs, compared across the three compilers.
-suite gcc g++-12 "$root/gcc" "" "" Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-  -DCTFF_DIFFERENTIAL_COUNT=200
+# CI's differential profile: 200 programs, compared across the three compilers (each required).
+suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool" \
+  Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=200 \
+  "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 if [[ $asan -eq 1 ]]; then
   # clang++-16's unit tests and examples are built and run by clang-asan (step 6): this tree
   # builds and runs the rest.
   suite clang clang++-16 "$root/clang" ctff_checks \
-    "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" Release "$cache" \
-    -DCTFF_BUILD_BENCHMARKS=OFF
+    "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" "compile_fail docs fuzz tool" \
+    Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
 else
-  suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" Release \
-    "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
+  suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
+    "unit example compile_fail docs fuzz tool" Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
 fi
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
-  "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
+  "unit example compile_fail" "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \
-  Release -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCTFF_BUILD_BENCHMARKS=OFF
+  "unit example" Release -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCTFF_BUILD_BENCHMARKS=OFF
 
 if [[ $asan -eq 1 ]]; then
   if [[ -f $root/gcc/compile_commands.json ]] &&
@@ -121,7 +134,7 @@ if [[ $asan -eq 1 ]]; then
   fi
   # Only what runs: the unit tests and the examples (not the benchmarks, header checks or
   # compile-fail cases, which the plain build covers).
-  suite clang-asan clang++-16 "$root/clang-asan" ctff_runnable "-L unit|example" \
+  suite clang-asan clang++-16 "$root/clang-asan" ctff_runnable "-L unit|example" "unit example" \
     "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 fi
 

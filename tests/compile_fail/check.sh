@@ -16,6 +16,9 @@
 #   // expect-condition: <text>  in the failed condition (pieces or whole), where the compilers
 #                           print a '"' of the text as \"
 #   ... // expect-line       (a trailing comment) the user's own line, where the mistake is
+#   ... // expect-made-line  (optional, a trailing comment) the line that made the offending value,
+#                            where that is not the expect-line (a value made from constants only
+#                            that is never used: the mistake shows where its computation is used)
 #   // expect-mode: trace    (optional) the error is found while the trace runs, see below
 #                            (`trace strict`: and its report keeps the ordinary line budget)
 # The case passes only if
@@ -25,6 +28,10 @@
 #   3. the output shows the user's line: `<case>.cpp:<n>:` where n is the line marked with a
 #      trailing `// expect-line` (exactly one such line per case), or names it in a ctff
 #      diagnostic's text (`made at line <n>: <case>.cpp`),
+#   3b. if a line is marked `// expect-made-line`, the output names it too: `<case>.cpp:<m>:`,
+#      `made at line <m>:`, or, on g++ (which prints the subscript of a read out of bounds, not
+#      the arguments of the calls it went through: trace/context.hpp), `array subscript value
+#      '<m>'`,
 #   4. the output has exactly one error line, and it contains "ctff:" (in trace mode the
 #      compiler's report of a failed constant evaluation is that line, the ctff: text its notes),
 #   5. the output has at most CTFF_MAX_LINES lines (four times that in trace mode).
@@ -86,6 +93,14 @@ if [[ ${#marked[@]} -ne 1 ]]; then
   problems+=("the case must mark exactly one line with a trailing '// expect-line' (found ${#marked[@]})")
 elif ! grep -qE -- "^([^ ]*/)?${name//./\\.}:${marked[0]}:|made at line ${marked[0]}:[ \"]" <<<"$output"; then
   problems+=("the user's line $name:${marked[0]} does not appear in the output")
+fi
+# The line that made the offending value, where the mistake is reported at another line.
+mapfile -t made < <(grep -nE '//[[:space:]]*expect-made-line[[:space:]]*$' "$case_file" | cut -d: -f1)
+if [[ ${#made[@]} -gt 1 ]]; then
+  problems+=("the case marks ${#made[@]} lines with '// expect-made-line', at most one")
+elif [[ ${#made[@]} -eq 1 ]] &&
+     ! grep -qE -- "^([^ ]*/)?${name//./\\.}:${made[0]}:|made at line ${made[0]}:[ \"]|array subscript value (‘|')${made[0]}(’|')" <<<"$output"; then
+  problems+=("the line that made the value, $name:${made[0]}, does not appear in the output")
 fi
 # One error line, the ctff: one. `// expect-mode: trace` is for errors found while the trace runs
 # that the trace cannot record (trace/fault.hpp): not a static_assert but a failed constant

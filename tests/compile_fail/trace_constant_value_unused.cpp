@@ -6,7 +6,7 @@
 #include <ctff/ctff.hpp>
 
 constexpr auto c = ctff::computation<"c", ctff::at_clients<std::int32_t>>([](auto x) {
-  ctff::federated_value(2, ctff::SERVER);
+  ctff::federated_value(2, ctff::SERVER);  // expect-made-line
   return ctff::federated_sum(x);
 });
 static_assert(!c.compact().empty());  // expect-line

@@ -1,17 +1,32 @@
-# Runs the fuzzer for SECONDS from the seed files SEEDS/PATTERN (default *.binpb: the goldens), in
-# a fresh scratch corpus WORK.
-if(NOT PATTERN)
-  set(PATTERN *.binpb)
+# Runs the fuzzer for SECONDS in a fresh scratch corpus WORK (where it writes new inputs), seeded
+# with the golden .binpb files (SEEDS, if given; with PREFIX_BYTE, each behind that byte) and the
+# committed corpus CORPUS, which it only reads.
+file(GLOB corpus_files ${CORPUS}/*)
+if(NOT corpus_files)
+  message(FATAL_ERROR "the fuzz corpus ${CORPUS} is missing or empty")
 endif()
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-file(GLOB seeds ${SEEDS}/${PATTERN})
-file(COPY ${seeds} DESTINATION ${WORK})
+set(seeds)
+if(DEFINED SEEDS)
+  file(GLOB seeds ${SEEDS}/*.binpb)
+endif()
+if(DEFINED PREFIX_BYTE)  # fuzz_run: each seed behind one byte (the client count)
+  string(ASCII ${PREFIX_BYTE} prefix)
+  foreach(seed IN LISTS seeds)
+    get_filename_component(name ${seed} NAME)
+    # file(WRITE) cannot write arbitrary bytes from a string: copy with a one-byte head instead.
+    file(WRITE ${WORK}/${name}.head "${prefix}")
+    execute_process(COMMAND sh -c "cat '${WORK}/${name}.head' '${seed}' > '${WORK}/${name}'")
+    file(REMOVE ${WORK}/${name}.head)
+  endforeach()
+elseif(seeds)
+  file(COPY ${seeds} DESTINATION ${WORK})
+endif()
 execute_process(
   COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=4096 -rss_limit_mb=2048
-          -print_final_stats=1 ${WORK}
+          -print_final_stats=1 ${WORK} ${CORPUS}
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  get_filename_component(fuzzer_name ${FUZZER} NAME)
-  message(FATAL_ERROR "${fuzzer_name} failed (exit ${rc}); the crashing input is in the current directory (crash-*)")
+  message(FATAL_ERROR "${FUZZER} failed (exit ${rc}); the crashing input is in the current directory (crash-*)")
 endif()

@@ -622,4 +622,11 @@ TEST_CASE("values made from constants only: the porting guide's idioms bind like
     return std::tuple{s, n};
   });
   CHECK(kept.find("is kept in a variable and meets calls traced elsewhere") != std::string::npos);
+  // Never used: refused too (at compile time: tests/compile_fail/trace_constant_value_unused.cpp,
+  // whose diagnostic names the line that made the value; at run time, the same rule).
+  const std::string unused = runtime_failure<"c", cf>([](auto h) {
+    (void)federated_value(2, SERVER);
+    return federated_sum(h);
+  });
+  CHECK(unused.find("is never used: Python binds it where it is made") != std::string::npos);
 }

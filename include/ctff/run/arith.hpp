@@ -226,24 +226,43 @@ inline std::vector<std::int64_t> broadcast_index(const std::vector<std::int64_t>
 
 enum class binary_op : std::uint8_t { plus, multiply, divide };
 
-// op(a, b) elementwise in compute type C.
-template <class C>
-C apply_op(binary_op op, const C& a, const C& b) {
+// op(a, b) elementwise in compute type C; Op a constant, so that loops over it vectorize.
+template <binary_op Op, class C>
+C apply_op(const C& a, const C& b) {
   if constexpr (std::is_integral_v<C>) {
-    switch (op) {
-      case binary_op::plus: return wrap_add(a, b);
-      case binary_op::multiply: return wrap_mul(a, b);
-      case binary_op::divide: return int_div(a, b);
-    }
-    return a;
+    if constexpr (Op == binary_op::plus) return wrap_add(a, b);
+    else if constexpr (Op == binary_op::multiply) return wrap_mul(a, b);
+    else return int_div(a, b);
   } else {
-    switch (op) {
-      case binary_op::plus: return a + b;
-      case binary_op::multiply: return a * b;
-      case binary_op::divide: return a / b;
-    }
-    return a;
+    if constexpr (Op == binary_op::plus) return a + b;
+    else if constexpr (Op == binary_op::multiply) return a * b;
+    else return a / b;
   }
+}
+// f(std::integral_constant<binary_op, op>{}).
+template <class F>
+decltype(auto) with_op(binary_op op, F&& f) {
+  switch (op) {
+    case binary_op::plus: return f(std::integral_constant<binary_op, binary_op::plus>{});
+    case binary_op::multiply: return f(std::integral_constant<binary_op, binary_op::multiply>{});
+    case binary_op::divide: break;
+  }
+  return f(std::integral_constant<binary_op, binary_op::divide>{});
+}
+
+inline tensor_data tensor_op(binary_op op, const tensor_data& a, const tensor_data& b);
+inline tensor_data cast_tensor(const tensor_data& t, dtype to);
+
+// Calls f with an accessor of b's elements in D's computation type: b's own elements when b has
+// dtype D (no copy), else b converted once.
+template <dtype D, class F>
+decltype(auto) with_elements_as(const tensor_data& b, F&& f) {
+  if (b.dt == D) {
+    const auto& ys = b.get<D>();
+    return f([&ys](std::size_t j) { return numeric<D>::load(ys[j]); });
+  }
+  const std::vector<compute_t<D>> conv = load_as<D>(b);
+  return f([&conv](std::size_t j) { return conv[j]; });
 }
 
 // a op b for tensors of dtype D (b cast to D), broadcasting; the result has dtype D.
@@ -251,28 +270,81 @@ template <dtype D>
 tensor_data tensor_op_in(binary_op op, const tensor_data& a, const tensor_data& b) {
   using N = numeric<D>;
   const auto& x = a.get<D>();
-  const std::vector<compute_t<D>> y = load_as<D>(b);
-  tensor_data r{D, a.shape, stored_t<D>{}};
-  auto& out = r.get<D>();
-  charge_elements(x.size(), sizeof(typename stored_t<D>::value_type));
-  // The common cases without index tables: equal shapes, and a one-element b of no higher rank.
-  if (a.shape == b.shape || (y.size() == 1 && b.shape.size() <= a.shape.size())) {
-    const bool one = a.shape != b.shape;
-    out.reserve(x.size());
-    for (std::size_t i = 0; i != x.size(); ++i)
-      out.push_back(N::store(apply_op(op, N::load(x[i]), y[one ? 0 : i])));
+  return with_elements_as<D>(b, [&](auto y) {
+    tensor_data r{D, a.shape, stored_t<D>{}};
+    auto& out = r.template get<D>();
+    // The common cases without index tables: equal shapes, and a one-element b of no higher rank.
+    const bool one = b.size() == 1 && b.shape.size() <= a.shape.size();
+    if (a.shape == b.shape || one) {
+      charge_elements(x.size(), sizeof(typename stored_t<D>::value_type));
+      out.resize(x.size());
+      with_op(op, [&](auto o) {
+        constexpr binary_op O = decltype(o)::value;
+        if (one && a.shape != b.shape) {
+          const auto y0 = y(0);
+          for (std::size_t i = 0; i != x.size(); ++i) out[i] = N::store(apply_op<O>(N::load(x[i]), y0));
+        } else {
+          for (std::size_t i = 0; i != x.size(); ++i) out[i] = N::store(apply_op<O>(N::load(x[i]), y(i)));
+        }
+      });
+      return r;
+    }
+    r.shape = broadcast_shape(a.shape, b.shape);
+    charge_elements(static_cast<std::uint64_t>(element_count(r.shape)), 3 * sizeof(std::int64_t));
+    const auto ia = broadcast_index(a.shape, r.shape);
+    const auto ib = broadcast_index(b.shape, r.shape);
+    out.resize(ia.size());
+    with_op(op, [&](auto o) {
+      constexpr binary_op O = decltype(o)::value;
+      for (std::size_t i = 0; i != ia.size(); ++i)
+        out[i] = N::store(apply_op<O>(N::load(x[static_cast<std::size_t>(ia[i])]),
+                                      y(static_cast<std::size_t>(ib[i]))));
+    });
     return r;
+  });
+}
+
+// acc = acc op b in place when b (cast to acc's dtype) has acc's shape or one element; else
+// through tensor_op. `scale`, when given, multiplies b first (rounded in acc's dtype):
+// acc + b * scale, the weighted mean's step.
+inline void tensor_op_into(binary_op op, tensor_data& acc, const tensor_data& b,
+                           const tensor_data* scale = nullptr) {
+  if (!arithmetic_dtype(acc.dt) || !arithmetic_dtype(b.dt) || (scale && !arithmetic_dtype(scale->dt)))
+    throw run_fault(std::string("arithmetic on ") +
+                    std::string(dtype_name(arithmetic_dtype(acc.dt) ? b.dt : acc.dt)) + " tensors");
+  const bool one = b.size() == 1 && b.shape.size() <= acc.shape.size();
+  if (acc.shape != b.shape && !one) {
+    acc = tensor_op(op, acc, scale ? tensor_op(binary_op::multiply, cast_tensor(b, acc.dt), *scale) : b);
+    return;
   }
-  r.shape = broadcast_shape(a.shape, b.shape);
-  charge_elements(static_cast<std::uint64_t>(element_count(r.shape)), 3 * sizeof(std::int64_t));
-  const auto ia = broadcast_index(a.shape, r.shape);
-  const auto ib = broadcast_index(b.shape, r.shape);
-  out.clear();
-  out.reserve(ia.size());
-  for (std::size_t i = 0; i != ia.size(); ++i)
-    out.push_back(N::store(apply_op(op, N::load(x[static_cast<std::size_t>(ia[i])]),
-                                    y[static_cast<std::size_t>(ib[i])])));
-  return r;
+  visit_dtype(acc.dt, [&](auto d) {
+    constexpr dtype D = decltype(d)::value;
+    if constexpr (D != dtype::str && D != dtype::bool_) {
+      using N = numeric<D>;
+      auto& x = acc.get<D>();
+      compute_t<D> w{};
+      if (scale) {
+        if (scale->size() != 1) throw run_fault("a weight that is not a scalar");
+        w = load_as<D>(*scale)[0];
+      }
+      with_elements_as<D>(b, [&](auto y) {
+        with_op(op, [&](auto o) {
+          constexpr binary_op O = decltype(o)::value;
+          constexpr binary_op M = binary_op::multiply;
+          if (one && acc.shape != b.shape) {
+            const auto y0 = scale ? N::load(N::store(apply_op<M>(y(0), w))) : y(0);
+            for (std::size_t i = 0; i != x.size(); ++i) x[i] = N::store(apply_op<O>(N::load(x[i]), y0));
+          } else if (scale) {
+            for (std::size_t i = 0; i != x.size(); ++i)
+              x[i] = N::store(apply_op<O>(N::load(x[i]), N::load(N::store(apply_op<M>(y(i), w)))));
+          } else {
+            for (std::size_t i = 0; i != x.size(); ++i) x[i] = N::store(apply_op<O>(N::load(x[i]), y(i)));
+          }
+        });
+        return 0;
+      });
+    }
+  });
 }
 
 inline tensor_data tensor_op(binary_op op, const tensor_data& a, const tensor_data& b) {

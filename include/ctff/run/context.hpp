@@ -35,6 +35,7 @@ class program {
   explicit program(std::shared_ptr<const computation_tree> t) : t_(std::move(t)) {
     const computation_tree& tree = *t_;
     up_.assign(tree.nodes.size(), step{no_index, nullptr, -1, {}});
+    constants_.resize(tree.nodes.size());
     for (std::uint32_t i = 0; i != tree.nodes.size(); ++i) {
       const block_node& n = tree.node(i);
       auto link = [&](std::uint32_t kid, const char* what, std::int64_t index = -1,
@@ -67,6 +68,9 @@ class program {
   }
 
   const computation_tree& tree() const { return *t_; }
+  // What evaluating node i always gives (literals, intrinsic functions), made once; null: none.
+  const dynamic_value& constant(std::uint32_t i) const { return constants_[i]; }
+  void set_constant(std::uint32_t i, dynamic_value v) { constants_[i] = std::move(v); }
   const std::shared_ptr<const computation_tree>& shared_tree() const { return t_; }
 
   std::string path(std::uint32_t i) const {
@@ -87,6 +91,7 @@ class program {
   };
   std::shared_ptr<const computation_tree> t_;
   std::vector<step> up_;
+  std::vector<dynamic_value> constants_;
 };
 
 }  // namespace detail

@@ -15,6 +15,8 @@
 #include <boost/pfr/tuple_size.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <algorithm>
 #include <iterator>
 #include <ranges>
 #include <string>
@@ -37,7 +39,7 @@ template <class T> struct tensor_parts;
 template <dtype D, std::int64_t... N> struct tensor_parts<tensor<D, N...>> {
   static constexpr dtype dt = D;
   static constexpr std::size_t rank = sizeof...(N);
-  static constexpr std::int64_t dims[] = {N..., 0};
+  static constexpr std::array<std::int64_t, sizeof...(N) + 1> dims{N..., 0};
   static constexpr bool unknown_rank = sizeof...(N) == 1 && ((N == ctff::unknown_rank) && ...);
 };
 // The tensor type without its first dimension.
@@ -50,7 +52,8 @@ template <class T> struct struct_parts;
 template <class... E> struct struct_parts<struct_t<E...>> {
   static constexpr std::size_t size = sizeof...(E);
   template <std::size_t I> using type = typename elem<std::tuple_element_t<I, std::tuple<E...>>>::type;
-  static constexpr std::string_view names[] = {elem<E>::name..., std::string_view{}};
+  static constexpr std::array<std::string_view, sizeof...(E) + 1> names{elem<E>::name...,
+                                                                       std::string_view{}};
 };
 template <class T> struct federated_parts;
 template <class M, placement_kind P, bool A> struct federated_parts<federated_t<M, P, A>> {
@@ -143,6 +146,32 @@ consteval bool accepts() {
   }
 }
 
+// Nested std::arrays of S with no padding: their elements can be copied as one block.
+template <class U, class S>
+consteval bool flat_array_of() {
+  if constexpr (std::is_same_v<U, S>) return true;
+  else if constexpr (is_array_v<U>)
+    return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
+           flat_array_of<typename U::value_type, S>();
+  else return false;
+}
+template <class U, class S>
+void array_dims(std::vector<std::int64_t>& out) {
+  if constexpr (!std::is_same_v<U, S>) {
+    out.push_back(static_cast<std::int64_t>(std::tuple_size_v<U>));
+    array_dims<typename U::value_type, S>(out);
+  }
+}
+template <class T, class U>
+inline constexpr bool block_copy_v = [] {
+  constexpr dtype D = tensor_parts<T>::dt;
+  if constexpr (D == dtype::str || D == dtype::bool_ || D == dtype::float16 || D == dtype::bfloat16) {
+    return false;
+  } else {
+    return is_array_v<U> && flat_array_of<U, typename stored_t<D>::value_type>();
+  }
+}();
+
 // ---- C++ -> value ---------------------------------------------------------------------------
 
 // Appends a tensor's elements (row-major) and checks the shape is rectangular.
@@ -154,6 +183,22 @@ void flatten(const U& x, stored_t<tensor_parts<T>::dt>& out, std::vector<std::in
     using S = typename stored_t<P::dt>::value_type;
     if constexpr (P::dt == dtype::str) out.emplace_back(std::string_view(x));
     else out.push_back(static_cast<S>(x));
+  } else if constexpr (block_copy_v<T, U>) {
+    std::vector<std::int64_t> dims;
+    array_dims<U, typename stored_t<P::dt>::value_type>(dims);
+    for (std::size_t l = 0; l != dims.size(); ++l) {
+      if (tensor_parts<T>::dims[l] != unknown_dim && tensor_parts<T>::dims[l] != dims[l])
+        throw argument_error(path, "dimension " + std::to_string(dims[l]) + ", the type says " +
+                                       std::to_string(tensor_parts<T>::dims[l]));
+      if (shape.size() == depth + l) shape.push_back(dims[l]);
+      else if (shape[depth + l] != dims[l])
+        throw argument_error(path, "a ragged tensor: " + std::to_string(dims[l]) + " elements where " +
+                                       std::to_string(shape[depth + l]) + " were before");
+    }
+    using S = typename stored_t<P::dt>::value_type;
+    const std::size_t at = out.size();
+    out.resize(at + sizeof(U) / sizeof(S));
+    std::memcpy(out.data() + at, x.data(), sizeof(U));
   } else {
     const auto size = static_cast<std::int64_t>(std::ranges::size(x));
     if (shape.size() == depth) shape.push_back(size);
@@ -249,6 +294,19 @@ U from_tensor(const tensor_data& t, std::size_t& offset, std::size_t depth, cons
     if (depth >= t.shape.size()) result_mismatch(path, "rank lower than the type's");
     const auto dim = static_cast<std::size_t>(t.shape[depth]);
     U out{};
+    if constexpr (block_copy_v<T, U>) {
+      std::vector<std::int64_t> dims;
+      using S = typename stored_t<P::dt>::value_type;
+      array_dims<U, S>(dims);
+      if (t.shape.size() != depth + dims.size() ||
+          !std::equal(dims.begin(), dims.end(), t.shape.begin() + static_cast<std::ptrdiff_t>(depth)))
+        result_mismatch(path, "the tensor's shape does not fit the array");
+      const auto& s = t.get<P::dt>();
+      if (offset + sizeof(U) / sizeof(S) > s.size()) result_mismatch(path, "too few elements");
+      std::memcpy(out.data(), s.data() + offset, sizeof(U));
+      offset += sizeof(U) / sizeof(S);
+      return out;
+    }
     if constexpr (is_array_v<U>) {
       if (dim != std::tuple_size_v<U>)
         result_mismatch(path, "dimension " + std::to_string(dim) + ", the array holds " +

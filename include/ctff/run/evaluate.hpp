@@ -172,22 +172,37 @@ class bound_fn final : public function_impl {
   std::string key_;
 };
 
-// An intrinsic function value keeping its tree alive.
+// An intrinsic function value keeping its tree alive (not its program, which caches it).
 class tree_intrinsic final : public function_impl {
  public:
-  tree_intrinsic(std::shared_ptr<const program> p, std::uint32_t node)
-      : prog_(std::move(p)),
-        fn_(prog_->tree().text(node), typed{&prog_->tree().types, prog_->tree().node(node).type}) {}
+  tree_intrinsic(std::shared_ptr<const computation_tree> t, std::uint32_t node)
+      : tree_(std::move(t)), fn_(tree_->text(node), typed{&tree_->types, tree_->node(node).type}) {}
   std::string describe() const override { return fn_.describe(); }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
 
  private:
-  std::shared_ptr<const program> prog_;
+  std::shared_ptr<const computation_tree> tree_;
   intrinsic_fn fn_;
 };
 
+// A program with its constants made: every literal's tensor, every intrinsic's function value.
+inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_tree> t) {
+  auto p = std::make_shared<program>(t);
+  for (std::uint32_t i = 0; i != t->nodes.size(); ++i) {
+    const block_node& n = t->node(i);
+    if (n.kind == block_kind::literal && n.b < t->pool.lits.size()) {
+      p->set_constant(i, literal_value(*t, n.b));
+    } else if (n.kind == block_kind::intrinsic && n.type != no_index &&
+               t->types.node(n.type).kind == type_kind::function) {
+      p->set_constant(i, dynamic_value(function_data{std::make_shared<const tree_intrinsic>(t, i)}));
+    }
+  }
+  return p;
+}
+
 inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
   ctx.step();
+  if (const dynamic_value& c = prog->constant(i)) return c;
   const computation_tree& t = tree();
   const block_node& n = t.node(i);
   try {
@@ -242,9 +257,7 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
           if (n.type == no_index) throw run_fault("generic_zero without a type");
           return zero_of(typed{&t.types, n.type}, ctx.clients());
         }
-        if (n.type == no_index || t.types.node(n.type).kind != type_kind::function)
-          throw run_fault("the intrinsic " + std::string(t.text(i)) + " has no function type");
-        return dynamic_value(function_data{std::make_shared<const tree_intrinsic>(prog, i)});
+        throw run_fault("the intrinsic " + std::string(t.text(i)) + " has no function type");
       }
       case block_kind::placement: {
         const std::string_view uri = t.text(i);
@@ -252,7 +265,7 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
         if (uri == "server") return dynamic_value(placement_data{placement_kind::server});
         throw run_fault("unknown placement " + std::string(uri));
       }
-      case block_kind::literal: return literal_value(t, n.b);
+      case block_kind::literal: throw run_fault("a literal without its Array");
       case block_kind::data:
       case block_kind::tensorflow:
       case block_kind::xla: {

@@ -104,6 +104,7 @@ class executor {
   // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
   template <class O, class Fn>
+    requires requires(const O& o) { typename O::type; o.compact(); }
   void bind(const O& opaque, Fn fn) {
     using T = typename O::type;
     if constexpr (!detail::is_function_v<T>) {
@@ -155,7 +156,7 @@ class executor {
     return run(std::make_shared<const computation_tree>(t), arg);
   }
   dynamic_value run(std::shared_ptr<const computation_tree> t, const dynamic_value& arg = {}) {
-    return run_program(std::make_shared<const detail::program>(std::move(t)), arg);
+    return run_program(detail::prepare(std::move(t)), arg);
   }
 
  private:
@@ -201,8 +202,8 @@ class executor {
   template <class C>
   std::shared_ptr<const detail::program> program_of(const C& comp) {
     if constexpr (requires { { C::bytes() } -> std::same_as<byte_view>; }) {
-      static const auto p = std::make_shared<const detail::program>(
-          std::make_shared<const computation_tree>(read_computation(C::bytes())));
+      static const auto p =
+          detail::prepare(std::make_shared<const computation_tree>(read_computation(C::bytes())));
       return p;
     } else {
       const auto b = comp.bytes();
@@ -210,8 +211,8 @@ class executor {
       std::lock_guard lock(cache_mutex_);
       auto& slot = cache_[bytes.data()];
       if (!slot.prog || slot.bytes != bytes)
-        slot = cached{std::string(bytes), std::make_shared<const detail::program>(
-                                              std::make_shared<const computation_tree>(read_computation(bytes)))};
+        slot = cached{std::string(bytes),
+                      detail::prepare(std::make_shared<const computation_tree>(read_computation(bytes)))};
       return slot.prog;
     }
   }

@@ -143,11 +143,53 @@ dynamic_value pointwise(const dynamic_value& a, const dynamic_value& b, typed re
   }
 }
 
-inline dynamic_value plus(const dynamic_value& a, const dynamic_value& b, typed t) {
-  return pointwise(a, b, t, 0, [](const tensor_data& x, const tensor_data& y, typed) {
-    return tensor_op(binary_op::plus, x, y);
-  });
-}
+// A fold's accumulator: the tensors of a (struct) value, updated in place client after client,
+// and the value rebuilt around them at the end.
+class leaf_accumulator {
+ public:
+  explicit leaf_accumulator(dynamic_value start) : shape_(std::move(start)) { collect(shape_); }
+  // f(accumulated leaf, x's leaf) for every leaf, in order.
+  template <class F>
+  void update(const dynamic_value& x, const F& f) {
+    std::size_t k = 0;
+    walk(shape_, x, k, f);
+  }
+  dynamic_value result() {
+    std::size_t k = 0;
+    return rebuild(shape_, k);
+  }
+
+ private:
+  void collect(const dynamic_value& v) {
+    if (v.is(value_kind::struct_)) {
+      for (const dynamic_value& e : v.structure().elements) collect(e);
+    } else {
+      leaves_.push_back(tensor_of(v, "an aggregation"));
+    }
+  }
+  template <class F>
+  void walk(const dynamic_value& s, const dynamic_value& x, std::size_t& k, const F& f) {
+    if (s.is(value_kind::struct_)) {
+      const auto& se = s.structure().elements;
+      if (!x.is(value_kind::struct_) || x.structure().elements.size() != se.size())
+        throw run_fault("an aggregation of members of different structures");
+      for (std::size_t i = 0; i != se.size(); ++i) walk(se[i], x.structure().elements[i], k, f);
+    } else {
+      f(leaves_[k++], tensor_of(x, "an aggregation"));
+    }
+  }
+  dynamic_value rebuild(const dynamic_value& s, std::size_t& k) {
+    if (!s.is(value_kind::struct_)) return dynamic_value(std::move(leaves_[k++]));
+    std::vector<dynamic_value> e;
+    for (const dynamic_value& x : s.structure().elements) e.push_back(rebuild(x, k));
+    return make_struct_value(std::move(e), s.structure().names);
+  }
+
+  dynamic_value shape_;
+  std::vector<tensor_data> leaves_;
+};
+
+inline void add_leaf(tensor_data& acc, const tensor_data& x) { tensor_op_into(binary_op::plus, acc, x); }
 
 // ---- The intrinsics --------------------------------------------------------------------------
 
@@ -216,21 +258,6 @@ inline dynamic_value divide_leaves(const dynamic_value& v, const dynamic_value& 
     default: throw run_fault("a mean of a value that is not a tensor or struct");
   }
 }
-// Every leaf times the weight (cast to the leaf's dtype).
-inline dynamic_value scale_leaves(const dynamic_value& v, const tensor_data& w) {
-  if (v.is(value_kind::struct_)) {
-    std::vector<dynamic_value> e;
-    for (const dynamic_value& x : v.structure().elements) e.push_back(scale_leaves(x, w));
-    return make_struct_value(std::move(e), v.structure().names);
-  }
-  const tensor_data& t = tensor_of(v, "federated_weighted_mean");
-  if (!is_floating(t.dt) && !is_complex(t.dt))
-    throw run_fault(std::string("a mean of ") + std::string(dtype_name(t.dt)) +
-                    " members (float or complex only)");
-  return dynamic_value(tensor_op(binary_op::multiply, t, cast_tensor(w, t.dt)));
-}
-
-inline dynamic_value extreme_fold(const federated_data& v, typed member_type, std::size_t n, bool min);
 inline dynamic_value extreme_start(typed t, bool min) {
   const type_node& tn = t.node();
   if (tn.kind == type_kind::struct_) {
@@ -241,17 +268,6 @@ inline dynamic_value extreme_start(typed t, bool min) {
   const dynamic_value z = zero_of(t, 0);  // checks the shape is known
   return dynamic_value(extreme_tensor(tn.dt, z.tensor().shape, min));
 }
-inline dynamic_value extreme_step(const dynamic_value& acc, const dynamic_value& x, bool min) {
-  if (acc.is(value_kind::struct_)) {
-    std::vector<dynamic_value> e;
-    const auto& a = acc.structure().elements;
-    for (std::size_t k = 0; k != a.size(); ++k)
-      e.push_back(extreme_step(a[k], element(x, k, "federated_min/max"), min));
-    return make_struct_value(std::move(e), acc.structure().names);
-  }
-  return dynamic_value(extreme_of(acc.tensor(), tensor_of(x, "federated_min/max"), min));
-}
-
 // Zips a (nested) struct of federated values into one federated struct.
 inline dynamic_value zip_member(const dynamic_value& v, std::size_t i) {
   if (v.is(value_kind::struct_)) {
@@ -282,13 +298,13 @@ inline void zip_check(const dynamic_value& v, std::size_t n, placement_kind wher
 // An intrinsic as a function value: its uri and its type in the tree.
 class intrinsic_fn final : public function_impl {
  public:
-  intrinsic_fn(std::string_view uri, typed type) : uri_(uri), type_(type) {}
+  intrinsic_fn(std::string_view uri, typed type) : uri_(uri), what_(uri), type_(type) {}
   std::string describe() const override { return std::string(uri_); }
 
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     const std::size_t n = c.clients();
     const std::string_view u = uri_;
-    const std::string what(u);
+    const std::string& what = what_;
     auto need = [&]() -> const dynamic_value& {
       if (!arg || !*arg) throw run_fault(what + ": called without its argument");
       return *arg;
@@ -325,8 +341,9 @@ class intrinsic_fn final : public function_impl {
         const dynamic_value bound = u == "federated_secure_sum" ? b : bitwidth_bound(b, what.c_str());
         for (std::size_t i = 0; i != n; ++i) check_bounds(member(v, i), bound, what.c_str());
       }
-      dynamic_value s = fold_clients(v, n, zero_of(mt, n),
-                             [&](const dynamic_value& acc, const dynamic_value& x) { return plus(acc, x, mt); });
+      leaf_accumulator acc(zero_of(mt, n));
+      for (std::size_t i = 0; i != n; ++i) acc.update(member(v, i), add_leaf);
+      dynamic_value s = acc.result();
       if (u == "federated_mean") s = divide_leaves(s, {}, true, static_cast<double>(n));
       return at(placement_kind::server, std::move(s));
     }
@@ -335,21 +352,26 @@ class intrinsic_fn final : public function_impl {
       const federated_data& wt = clients_of(element(need(), 1, what.c_str()), n, what.c_str());
       const typed mt = type_.param().kid(0).member();
       const typed wtt = type_.param().kid(1).member();
-      dynamic_value num = zero_of(mt, n);
-      dynamic_value den = zero_of(wtt, n);
+      leaf_accumulator num(zero_of(mt, n)), den(zero_of(wtt, n));
       for (std::size_t i = 0; i != n; ++i) {
         const tensor_data& wi = tensor_of(member(wt, i), what.c_str());
-        num = plus(num, scale_leaves(member(v, i), wi), mt);
-        den = plus(den, member(wt, i), wtt);
+        num.update(member(v, i), [&](tensor_data& acc, const tensor_data& x) {
+          if (!is_floating(acc.dt) && !is_complex(acc.dt))
+            throw run_fault(std::string("a mean of ") + std::string(dtype_name(acc.dt)) +
+                            " members (float or complex only)");
+          tensor_op_into(binary_op::plus, acc, x, &wi);
+        });
+        den.update(member(wt, i), add_leaf);
       }
-      return at(placement_kind::server, divide_leaves(num, den, false, 0));
+      return at(placement_kind::server, divide_leaves(num.result(), den.result(), false, 0));
     }
     if (u == "federated_min" || u == "federated_max") {
       const bool min = u == "federated_min";
       const federated_data& v = clients_of(need(), n, what.c_str());
-      return at(placement_kind::server,
-                fold_clients(v, n, extreme_start(type_.param().member(), min),
-                             [&](const dynamic_value& acc, const dynamic_value& x) { return extreme_step(acc, x, min); }));
+      leaf_accumulator acc(extreme_start(type_.param().member(), min));
+      for (std::size_t i = 0; i != n; ++i)
+        acc.update(member(v, i), [min](tensor_data& a, const tensor_data& x) { a = extreme_of(a, x, min); });
+      return at(placement_kind::server, acc.result());
     }
     if (u == "federated_aggregate") {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
@@ -424,15 +446,16 @@ class intrinsic_fn final : public function_impl {
       const dynamic_value& s = need();
       if (!s.is(value_kind::sequence)) throw run_fault(what + ": not a sequence");
       const typed et = type_.param().member();
-      dynamic_value acc = zero_of(et, n);
-      for (const dynamic_value& e : s.sequence().elements) acc = plus(acc, e, et);
-      return acc;
+      leaf_accumulator acc(zero_of(et, n));
+      for (const dynamic_value& e : s.sequence().elements) acc.update(e, add_leaf);
+      return acc.result();
     }
     throw run_fault("unknown intrinsic " + what);
   }
 
  private:
   std::string_view uri_;
+  std::string what_;  // the uri, for messages
   typed type_;
 };
 

@@ -53,7 +53,7 @@ template <dtype D> using element_t = typename element_of<D>::type;
 
 // Calls f(std::integral_constant<dtype, D>{}) for the dtype d (which must be valid).
 template <class F>
-decltype(auto) visit_dtype(dtype d, F&& f) {
+auto visit_dtype(dtype d, F&& f) {
   using enum dtype;
   switch (d) {
     case bool_: return f(std::integral_constant<dtype, bool_>{});
@@ -147,6 +147,10 @@ struct placement_data {
 
 enum class value_kind : std::uint8_t { tensor, struct_, federated, sequence, function, placement };
 
+namespace detail {
+bool values_equal(const dynamic_value& a, const dynamic_value& b);
+}  // namespace detail
+
 class dynamic_value {
  public:
   using node = std::variant<tensor_data, struct_data, federated_data, sequence_data,
@@ -170,6 +174,11 @@ class dynamic_value {
 
   // Whether two values are the same node (shared, not copied).
   bool shares(const dynamic_value& o) const { return p_ == o.p_; }
+
+  // Element by element (NaN unequal to itself), names and placements included.
+  friend bool operator==(const dynamic_value& a, const dynamic_value& b) {
+    return detail::values_equal(a, b);
+  }
 
  private:
   std::shared_ptr<const node> p_;
@@ -196,8 +205,8 @@ inline dynamic_value make_sequence(std::vector<dynamic_value> elements) {
   return dynamic_value(sequence_data{std::move(elements)});
 }
 
-// Whether two values are equal element for element (NaN unequal to itself; names compared).
-inline bool operator==(const dynamic_value& a, const dynamic_value& b) {
+namespace detail {
+inline bool values_equal(const dynamic_value& a, const dynamic_value& b) {
   if (!a || !b) return !a && !b;
   if (a.shares(b)) return true;
   if (a.kind() != b.kind()) return false;
@@ -226,5 +235,7 @@ inline bool operator==(const dynamic_value& a, const dynamic_value& b) {
   }
   return false;
 }
+
+}  // namespace detail
 
 }  // namespace ctff

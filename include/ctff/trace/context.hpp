@@ -134,11 +134,25 @@ struct active_trace_scope {
 };
 
 // (The line that made the value is an argument so that the compilers' account of a failed
-// compile-time trace shows it.)
+// compile-time trace shows it. clang prints the values of the arguments of the calls it went
+// through. g++ prints their expressions, but the value of a subscript out of bounds: there the
+// evaluation fails on one, "array subscript value 'N'" where N is the line, in a call whose note
+// shows the message.)
+#if !defined(__clang__)
+template <int = 0>
+constexpr void trace_error_made_at(const char* what, std::uint32_t value_made_at_line) {
+  if (std::is_constant_evaluated() && value_made_at_line != 0 && ""[value_made_at_line]) return;
+  trace_error(what);
+}
+#endif
 CTFF_DEFER
 constexpr void unused_constant_value(std::uint32_t made_at_line) {
+#if defined(__clang__)
   (void)made_at_line;
-  trace_error("ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it");
+  trace_error(CTFF_UNUSED_CONSTANT_VALUE_MESSAGE);
+#else
+  trace_error_made_at(CTFF_UNUSED_CONSTANT_VALUE_MESSAGE, made_at_line);
+#endif
 }
 
 CTFF_DEFER

@@ -20,6 +20,10 @@
   "cannot tell where Python binds it; use it in the expression that makes it, or make it a "  \
   "struct with the calls it meets (docs/porting_from_python.md)"
 
+// The rule for a value made from constants only that is never used (trace/context.hpp: a failed
+// constant evaluation at compile time, whose notes show it).
+#define CTFF_UNUSED_CONSTANT_VALUE_MESSAGE "ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it"
+
 namespace ctff::detail {
 
 enum class fault_kind : std::uint8_t {
