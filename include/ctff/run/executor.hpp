@@ -104,6 +104,10 @@ class executor {
   // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
   template <class O, class Fn>
+    requires requires(const O& o) {
+      typename O::type;
+      o.compact();
+    }
   void bind(const O& opaque, Fn fn) {
     using T = typename O::type;
     if constexpr (!detail::is_function_v<T>) {
