@@ -148,8 +148,12 @@ class executor {
     static_assert(detail::packs_arguments<P, A...>(),
                   "ctff: call: the arguments do not convert to the computation's parameter type");
     static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
-    const dynamic_value arg = detail::pack_arguments<P>(args...);
-    return from_value<R, Rt>(run_program(program_of(comp), arg));
+    if constexpr (detail::packs_arguments<P, A...>() && converts_v<Rt, R>) {
+      const dynamic_value arg = detail::pack_arguments<P>(args...);
+      return from_value<R, Rt>(run_program(program_of(comp), arg));
+    } else {  // rejected above: one diagnostic, not one more per use of the arguments or result
+      throw argument_error("arg", "unreachable");
+    }
   }
 
   // Runs t with the argument (null: none). Throws argument_error when the argument does not fit
