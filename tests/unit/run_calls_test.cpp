@@ -68,6 +68,8 @@ constexpr auto evaluate = tensorflow_computation<function<model, scored>>(
     "\x0a\x04\x0a\x02ev", tf_struct(tf_tensor("w:0"), tf_tensor("b:0")), tf_struct(tf_tensor("loss:0"), tf_tensor("n:0")));
 constexpr auto evaluate_all = computation<"evaluate_all", at_server<model>>(
     [](auto m) { return federated_map(evaluate, federated_broadcast(m)); });
+constexpr auto evaluate_once = computation<"evaluate_once", at_server<model>>(
+    [](auto m) { return federated_map_all_equal(evaluate, federated_broadcast(m)); });
 // A no-parameter one, evaluated once per client.
 constexpr auto draw = tensorflow_computation<function<void, i32>>("\x0a\x04\x0a\x02dr", tf_tensor("d:0"));
 constexpr auto draw_everywhere = computation<"draw_everywhere">([] { return federated_eval(draw, CLIENTS); });
@@ -129,13 +131,18 @@ TEST_CASE("run typed calls: std::array, tuples, ranges of aggregates, named aggr
 TEST_CASE("run bindings: a C++ callable for a TensorFlow computation inside federated_map", "[run]") {
   for (unsigned threads : {1u, 4u}) {
     executor ex = make_executor(3, threads);
-    ex.bind(evaluate, [](const model& m) {
+    std::atomic<int> calls{0};
+    ex.bind(evaluate, [&calls](const model& m) {
+      ++calls;
       return scored{m.w[0] * m.w[0] + m.w[1] * m.w[1] + m.b, 32};
     });
     CHECK(ex.bound(std::string(evaluate.compact())));
     // 1 + 4 + 0.5 on every client.
     CHECK(ex.call<std::vector<scored>>(evaluate_all, model{{1.0f, -2.0f}, 0.5f}) ==
           std::vector<scored>{{5.5f, 32}, {5.5f, 32}, {5.5f, 32}});
+    CHECK(calls == 3);  // federated_map of the broadcast model: once per client
+    CHECK(ex.call<scored>(evaluate_once, model{{1.0f, -2.0f}, 0.5f}) == scored{5.5f, 32});
+    CHECK(calls == 4);  // federated_map_all_equal: once
     CHECK(ex.call<std::vector<std::tuple<float, i32>>>(evaluate_all, model{{0.0f, 0.0f}, 1.0f}) ==
           std::vector<std::tuple<float, i32>>{{1.0f, 32}, {1.0f, 32}, {1.0f, 32}});
     // The same binding serves the computation read from its bytes.

@@ -602,7 +602,71 @@ TEST_CASE("run all_equal values meeting non-all_equal types are replicated", "[r
   static constexpr auto bm = computation<"bm", at_server<i32>>(
       [](auto x) { return federated_sum(federated_map(add_one, federated_broadcast(x))); });
   CHECK(with_clients(4).call<i32>(bm, 1) == 8);
-  // The reverse, a non-all_equal value where the type says all_equal, is an error.
+  // The reverse, a non-all_equal value where the type says all_equal, is an error: as an argument,
+  // bad input.
   static constexpr auto eq_param = computation<"e", at_clients<i32, all_equal>>([](auto v) { return federated_sum(v); });
-  CHECK_THROWS(with_clients(1).call(eq_param, i32s({4})));
+  CHECK_THROWS_AS(with_clients(1).call(eq_param, i32s({4})), argument_error);
+  CHECK(with_clients(2).call<i32>(eq_param, eq) == 8);
+}
+
+TEST_CASE("run generic_plus and generic_multiply on federated values: member by member (hand-written)", "[run]") {
+  // (a -> generic_plus(a)) of type (<{int32}@CLIENTS,int32@CLIENTS> -> {int32}@CLIENTS).
+  const std::string i = w::tensor(3), ci = w::at_clients(i), eq = w::federated(i, "clients", true);
+  const computation_tree plus = read_computation(
+      w::apply_intrinsic(w::struct_type({{"", ci}, {"", eq}}), ci, "generic_plus"));
+  const dynamic_value ten = make_federated(placement_kind::clients, true, {make_scalar<dtype::int32>(10)});
+  CHECK(with_clients(3).run(plus, make_struct_value({i32s({1, 2, 3}), ten})) == i32s({11, 12, 13}));
+  CHECK(with_clients(0).run(plus, make_struct_value({i32s({}), ten})) == i32s({}));
+  // At SERVER, of a struct member.
+  const std::string pair = w::struct_type({{"a", i}, {"b", w::tensor(1)}}), sp = w::at_server(pair);
+  const computation_tree times = read_computation(
+      w::apply_intrinsic(w::struct_type({{"", sp}, {"", sp}}), sp, "generic_multiply"));
+  auto server_pair = [](i32 a, float b) {
+    return make_federated(placement_kind::server, true,
+                          {make_struct_value({make_scalar<dtype::int32>(a), make_scalar<dtype::float32>(b)}, {"a", "b"})});
+  };
+  CHECK(with_clients(2).run(times, make_struct_value({server_pair(3, 0.5f), server_pair(-4, 6.0f)})) ==
+        server_pair(-12, 3.0f));
+}
+
+TEST_CASE("run execution errors of the reference's rules (hand-written programs)", "[run]") {
+  // federated_sum of members whose shape is not fully known: no zero.
+  const std::string fq = w::tensor(1, {-1});
+  const computation_tree sum_q = read_computation(w::apply_intrinsic(w::at_clients(fq), w::at_server(fq), "federated_sum"));
+  const dynamic_value m = make_tensor<dtype::float32>({1.0f, 2.0f}, {2});
+  const execution_error e = execution_error_of([&] {
+    with_clients(2).run(sum_q, make_federated(placement_kind::clients, false, {m, m}));
+  });
+  CHECK(e.path() == "lambda.result");
+  CHECK(e.problem().find("unknown dimension") != std::string::npos);
+  // federated_mean of integers: float or complex members only.
+  const std::string i = w::tensor(3);
+  const computation_tree mean_i = read_computation(w::apply_intrinsic(w::at_clients(i), w::at_server(i), "federated_mean"));
+  CHECK_THROWS_AS(with_clients(2).run(mean_i, i32s({1, 2})), execution_error);
+  // Arithmetic on bools (as in TF).
+  const std::string b = w::tensor(10), bb = w::struct_type({{"", b}, {"", b}});
+  const computation_tree plus_b = read_computation(w::apply_intrinsic(bb, b, "generic_plus"));
+  const dynamic_value t = make_scalar<dtype::bool_>(true);
+  const execution_error eb = execution_error_of([&] { with_clients(0).run(plus_b, make_struct_value({t, t})); });
+  CHECK(eb.problem().find("bool") != std::string::npos);
+}
+
+TEST_CASE("run federated_secure_sum_bitwidth: a bitwidth outside [1, 62] is an error", "[run]") {
+  static constexpr auto b0 = computation<"b0", at_clients<i32>>([](auto v) { return federated_secure_sum_bitwidth(v, 0); });
+  static constexpr auto b63 = computation<"b63", at_clients<i64>>([](auto v) { return federated_secure_sum_bitwidth(v, 63); });
+  static constexpr auto b62 = computation<"b62", at_clients<i64>>([](auto v) { return federated_secure_sum_bitwidth(v, 62); });
+  auto ex = on_threads(1);
+  CHECK_THROWS_AS(ex.call<i32>(b0, ivec{0}), execution_error);
+  CHECK_THROWS_AS(ex.call<i64>(b63, std::vector<i64>{0}), execution_error);
+  CHECK(ex.call<i64>(b62, std::vector<i64>{4611686018427387903LL, 1}) == 4611686018427387904LL);  // 2^62 - 1, + 1
+  CHECK_THROWS_AS(ex.call<i64>(b62, std::vector<i64>{4611686018427387904LL}), execution_error);
+}
+
+TEST_CASE("run errors of clients: the lowest failing client is reported, whatever the threads", "[run]") {
+  for (unsigned threads : {1u, 2u, 4u, 8u}) {
+    const execution_error e = execution_error_of([&] {
+      on_threads(threads).call(sel0, std::vector<std::array<i32, 0>>(16), 3, 1000);
+    });
+    CHECK(e.problem() == "federated_select: client 0 has no keys");
+  }
 }

@@ -32,8 +32,14 @@ inline std::string field_varint(std::uint32_t number, std::uint64_t v) {
 using named = std::pair<std::string, std::string>;  // (name or "", Type or Computation bytes)
 
 // ---- Type messages -----------------------------------------------------------------------------
-// DataType numbers: float32 1, float64 2, int32 3, int16 5.
+// DataType numbers: float32 1, float64 2, int32 3, int16 5, bool 10.
 inline std::string tensor(std::uint64_t dtype) { return field(4, field_varint(1, dtype)); }
+// With dims (-1: unknown), packed.
+inline std::string tensor(std::uint64_t dtype, std::initializer_list<std::int64_t> dims) {
+  std::string packed;
+  for (std::int64_t d : dims) packed += varint(static_cast<std::uint64_t>(d));
+  return field(4, field_varint(1, dtype) + field(2, packed));
+}
 inline std::string struct_type(std::initializer_list<named> elements) {
   std::string s;
   for (const auto& [name, t] : elements)
@@ -76,6 +82,10 @@ inline std::string strct(const std::string& type, std::initializer_list<named> e
   for (const auto& [name, value] : elements)
     s += field(1, (name.empty() ? std::string() : field(1, name)) + field(2, value));
   return comp(type, field(8, s));
+}
+// (a -> uri(a)) of type (param -> result).
+inline std::string apply_intrinsic(const std::string& param, const std::string& result, const std::string& uri) {
+  return lambda(function(param, result), "a", call(result, intrinsic(function(param, result), uri), ref(param, "a")));
 }
 inline std::string sel(const std::string& type, const std::string& source, int index) {
   return comp(type, field(9, field(1, source) + (index ? field_varint(3, static_cast<std::uint64_t>(index))
