@@ -323,6 +323,19 @@ TEST_CASE("run federated_select: fn(<server value, k>) per key, in key order", "
   CHECK(ex.call<seqs>(sel0, std::vector<std::array<i32, 0>>{}, 3, 1000).empty());
 }
 
+TEST_CASE("run struct names come from the static type (a select_fn returning its named parameter)", "[run]") {
+  // select_fn of type (<s=int32,k=int32> -> <s=int32,k=int32>), called by federated_select with
+  // the pair <server value, key> it makes itself: the result's elements are named s and k.
+  static constexpr auto whole = computation<"whole", struct_<field<"s", i32>, field<"k", i32>>>([](auto p) { return p; });
+  static constexpr auto sel_whole = computation<"sel_whole", at_clients<std::array<i32, 1>>, at_server<i32>, at_server<i32>>(
+      [](auto k, auto m, auto s) { return federated_select(k, m, s, whole); });
+  auto pair = [](i32 s, i32 k) {
+    return make_struct_value({make_scalar<dtype::int32>(s), make_scalar<dtype::int32>(k)}, {"s", "k"});
+  };
+  CHECK(with_clients(2).call(sel_whole, std::vector<std::array<i32, 1>>{{4}, {6}}, 9, 100) ==
+        make_federated(placement_kind::clients, false, {make_sequence({pair(100, 4)}), make_sequence({pair(100, 6)})}));
+}
+
 TEST_CASE("run federated_secure_select: as federated_select", "[run]") {
   auto ex = on_threads(2);
   CHECK(ex.call<seqs>(ssel2, keys2{{-1, 4}, {5, 5}}, 0, 1) == seqs{{-9, 41}, {51, 51}});
