@@ -274,7 +274,10 @@ TEST_CASE("run execution errors name the building block", "[run]") {
   const auto u = error_of<execution_error>([&] { make_executor(2, 2).call(evaluate_all, model{{1.0f, 1.0f}, 1.0f}); });
   CHECK(u.problem().find(std::string(evaluate.compact()) + " has no binding") != std::string::npos);
   CHECK(std::string(evaluate.compact()).starts_with("comp#"));
-  CHECK_FALSE(u.path().empty());
+  CHECK(u.path() == "lambda.result.block.local[1](fc_evaluate_all_symbol_1).call.argument.struct[0]");
+  // Unbound Data: named by the key ctff prints for it.
+  const auto ud = error_of<execution_error>([&] { make_executor(2, 1).call(totals); });
+  CHECK(ud.problem().find(std::string(dataset.compact()) + " has no binding") != std::string::npos);
   // A run-time error inside a binding is the binding's to report; ctff's own checks still apply to
   // what it returns (Data of the wrong number of clients).
   executor ex = make_executor(2, 2);
@@ -322,4 +325,15 @@ TEST_CASE("run limits: steps, value bytes, clients and depth end the run with an
   CHECK(d.problem().find("max_depth") != std::string::npos);
   shallow.max_depth = 2;
   CHECK(make_executor(0, 1, shallow).call<i32>(calls_add_one, 1) == 2);
+  // Calls on the workers count from the depth of the run that made them: the root, the mapped
+  // function and the computation it calls are three deep on every thread.
+  static constexpr auto map_calls = computation<"map_calls", at_clients<i32>>(
+      [](auto v) { return federated_map(calls_add_one, v); });
+  for (unsigned threads : {1u, 2u, 8u}) {
+    const auto m = error_of<execution_error>([&] { make_executor(std::nullopt, threads, shallow).call(map_calls, ivec(64, 1)); });
+    CHECK(m.problem().find("max_depth") != std::string::npos);
+    shallow.max_depth = 3;
+    CHECK(make_executor(std::nullopt, threads, shallow).call<ivec>(map_calls, ivec(3, 1)) == ivec{2, 2, 2});
+    shallow.max_depth = 2;
+  }
 }

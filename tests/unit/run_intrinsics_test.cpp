@@ -362,6 +362,19 @@ TEST_CASE("run federated_zip_at_clients: client i gets every leaf's i-th member,
   CHECK(with_clients(0).call<R>(z, ivec{}, fvec{}, 9).empty());
 }
 
+TEST_CASE("run federated_zip_at_clients of all_equal values stays all_equal (hand-written)", "[run]") {
+  // (a -> federated_zip_at_clients(a)) of type (<int32@CLIENTS,float32@CLIENTS> -> <int32,float32>@CLIENTS).
+  const std::string i = w::tensor(3), f = w::tensor(1);
+  const std::string p = w::struct_type({{"", w::federated(i, "clients", true)}, {"", w::federated(f, "clients", true)}});
+  const std::string r = w::federated(w::struct_type({{"", i}, {"", f}}), "clients", true);
+  const computation_tree tree = read_computation(w::apply_intrinsic(p, r, "federated_zip_at_clients"));
+  auto eq = [](dynamic_value m) { return make_federated(placement_kind::clients, true, {std::move(m)}); };
+  const dynamic_value z = with_clients(4).run(
+      tree, make_struct_value({eq(make_scalar<dtype::int32>(2)), eq(make_scalar<dtype::float32>(0.5f))}));
+  CHECK(z == eq(make_struct_value({make_scalar<dtype::int32>(2), make_scalar<dtype::float32>(0.5f)})));
+  CHECK(z.federated().members.size() == 1);
+}
+
 TEST_CASE("run federated_zip_at_server", "[run]") {
   static constexpr auto z = computation<"zs", at_server<i32>, at_server<float>>(
       [](auto a, auto b) { return federated_zip(a, b); });
@@ -662,6 +675,24 @@ TEST_CASE("run execution errors of the reference's rules (hand-written programs)
   const dynamic_value t = make_scalar<dtype::bool_>(true);
   const execution_error eb = execution_error_of([&] { with_clients(0).run(plus_b, make_struct_value({t, t})); });
   CHECK(eb.problem().find("bool") != std::string::npos);
+}
+
+TEST_CASE("run references and selections: unbound or out of range is an error (hand-written)", "[run]") {
+  const std::string i = w::tensor(3), one = w::struct_type({{"", i}});
+  // (x -> y)
+  const computation_tree unbound = read_computation(w::lambda(w::function(i, i), "x", w::ref(i, "y")));
+  const execution_error e = execution_error_of([&] { with_clients(0).run(unbound, make_scalar<dtype::int32>(1)); });
+  CHECK(e.path() == "lambda.result");
+  CHECK(e.problem().find("not bound") != std::string::npos);
+  // (x -> x[1]) of a one-element struct.
+  const computation_tree out = read_computation(w::lambda(w::function(one, i), "x", w::sel(i, w::ref(one, "x"), 1)));
+  const execution_error o = execution_error_of([&] {
+    with_clients(0).run(out, make_struct_value({make_scalar<dtype::int32>(1)}));
+  });
+  CHECK(o.path() == "lambda.result");
+  // And in range, by index.
+  const computation_tree in = read_computation(w::lambda(w::function(one, i), "x", w::sel(i, w::ref(one, "x"), 0)));
+  CHECK(with_clients(0).run(in, make_struct_value({make_scalar<dtype::int32>(7)})) == make_scalar<dtype::int32>(7));
 }
 
 TEST_CASE("run federated_secure_sum_bitwidth: a bitwidth outside [1, 62] is an error", "[run]") {
