@@ -83,6 +83,8 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
                     std::string(placement_name(tn.where)));
       const bool listed = tn.where == placement_kind::clients && !tn.all_equal;
       if (!listed && f.members.size() != 1) return fail("expected one member");
+      if (tn.where == placement_kind::clients && tn.all_equal && !f.all_equal)
+        return fail("expected an all_equal value");
       if (listed && f.all_equal) {
         if (f.members.size() != 1) return fail("an all_equal value with several members");
       } else if (listed) {

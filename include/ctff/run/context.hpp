@@ -119,19 +119,26 @@ class run_context {
   }
   detail::byte_budget& budget() { return budget_; }
 
-  // f(i) for every client i, on the workers (each charging this run's budget).
+  // f(i) for every client i, on the workers (each charging this run's budget, and counting its
+  // calls from the depth of the caller, so that max_depth does not depend on the thread).
   void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f) {
+    const std::size_t depth = depth_guard::depth();
     pool_.for_each(n, [&](std::size_t i) {
       detail::byte_budget*& b = detail::byte_budget::current();
       detail::byte_budget* was = b;
+      std::size_t& d = depth_guard::depth();
+      const std::size_t was_depth = d;
       b = &budget_;
+      d = depth;
       try {
         f(i);
       } catch (...) {
         b = was;
+        d = was_depth;
         throw;
       }
       b = was;
+      d = was_depth;
     });
   }
 

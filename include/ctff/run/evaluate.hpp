@@ -51,13 +51,17 @@ inline dynamic_value conform(const dynamic_value& v, typed t, std::size_t n) {
   if (tn.kind == type_kind::struct_ && v.is(value_kind::struct_)) {
     const struct_data& s = v.structure();
     if (s.elements.size() != t.kids()) return v;
+    // Names come from the type (reference §1) where the value has none: a pair the executor made
+    // (federated_aggregate's <acc, x>, federated_select's <server value, key>, ...) meeting a
+    // named parameter.
+    std::vector<std::string> names = s.names.empty() ? struct_names(t) : s.names;
+    bool changed = s.names.empty() && !names.empty();
     std::vector<dynamic_value> e;
-    bool changed = false;
     for (std::size_t k = 0; k != s.elements.size(); ++k) {
       e.push_back(conform(s.elements[k], t.kid(static_cast<std::uint32_t>(k)), n));
       changed = changed || !e.back().shares(s.elements[k]);
     }
-    return changed ? make_struct_value(std::move(e), s.names) : v;
+    return changed ? make_struct_value(std::move(e), std::move(names)) : v;
   }
   return v;
 }

@@ -104,7 +104,10 @@ class executor {
   // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
   template <class O, class Fn>
-    requires requires(const O& o) { typename O::type; o.compact(); }
+    requires requires(const O& o) {
+      typename O::type;
+      o.compact();
+    }
   void bind(const O& opaque, Fn fn) {
     using T = typename O::type;
     if constexpr (!detail::is_function_v<T>) {
@@ -145,8 +148,12 @@ class executor {
     static_assert(detail::packs_arguments<P, A...>(),
                   "ctff: call: the arguments do not convert to the computation's parameter type");
     static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
-    const dynamic_value arg = detail::pack_arguments<P>(args...);
-    return from_value<R, Rt>(run_program(program_of(comp), arg));
+    if constexpr (detail::packs_arguments<P, A...>() && converts_v<Rt, R>) {
+      const dynamic_value arg = detail::pack_arguments<P>(args...);
+      return from_value<R, Rt>(run_program(program_of(comp), arg));
+    } else {  // rejected above: one diagnostic, not one more per use of the arguments or result
+      throw argument_error("arg", "unreachable");
+    }
   }
 
   // Runs t with the argument (null: none). Throws argument_error when the argument does not fit

@@ -38,6 +38,8 @@ class thread_pool {
       for (std::size_t i = 0; i != n; ++i) f(i);
       return;
     }
+    // One job at a time: runs started from several threads on one executor take turns.
+    std::lock_guard turn(busy_);
     job j;
     j.f = &f;
     j.n = n;
@@ -110,7 +112,7 @@ class thread_pool {
   }
 
   std::vector<std::thread> workers_;
-  std::mutex m_;
+  std::mutex m_, busy_;
   std::condition_variable wake_, done_;
   job* job_ = nullptr;
   std::size_t generation_ = 0;
