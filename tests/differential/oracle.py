@@ -733,10 +733,6 @@ def has_fn(t):
     return False
 
 
-def main_param_type(prog):
-    return prog.main.param_type
-
-
 ARG_STRINGS = ["", "a", "hello", "TFF", "caf\u00e9", "x y", "\u00e9t\u00e9", "quote\"d", "nul\u0000in", "\u4e2d"]
 
 
@@ -1140,6 +1136,8 @@ def compare_float(expected, got, loose, path):
     if e != e and g != g:
         return None
     if e == g and (e != 0 or math.copysign(1, e) == math.copysign(1, g)):
+        if isinstance(got, Num) and sig_digits(got.text) != sig_digits(repr(e)):
+            return f"{path}: {got.text} is {show_float(e)}, but not its shortest round-trip spelling"
         return None
     if loose:
         if e == g:  # zeros of either sign
@@ -1150,6 +1148,12 @@ def compare_float(expected, got, loose, path):
         if e != e or g != g or not math.isfinite(e) or not math.isfinite(g):
             return None  # an Annex G / quotient formula choice
     return f"{path}: expected {show_float(e)}, got {show(got)}"
+
+
+def sig_digits(text):
+    """The significant digits of a decimal number's text ("-1.50e+3" -> "15")."""
+    m = text.lstrip("+-").lower().split("e")[0].replace(".", "")
+    return m.strip("0") or "0"
 
 
 def show_float(x):
@@ -1231,6 +1235,15 @@ def self_test():
     # output text
     eq("float32 0.1 as text", float_text(r32(0.1)), "0.10000000149011612")
     eq("-0.0 as text", float_text(-0.0), "-0")
+    eq("compare: 1 is 1.0", compare(1.0, parse_output("1"), False), None)
+    eq("compare: -0 is -0.0", compare(-0.0, parse_output("-0"), False), None)
+    eq("compare: 0 is not -0.0", compare(-0.0, parse_output("0"), False) is not None, True)
+    eq("compare: 1e+30", compare(1e30, parse_output("1e+30"), False), None)
+    eq("compare: %.17g is not the shortest", compare(0.1, parse_output("0.10000000000000001"), False) is not None,
+       True)
+    eq("compare: int as 3.0", compare(3, parse_output("3.0"), False) is not None, True)
+    eq("compare: uint64 max", compare(2 ** 64 - 1, parse_output("18446744073709551615"), False), None)
+    eq("compare: nan string", compare("nan", parse_output('"nan"'), False), None)
     bad = [x for x in checks if not x[1]]
     for what, _, got, want in bad:
         print(f"FAIL {what}: got {got!r}, want {want!r}")
