@@ -1248,7 +1248,33 @@ def self_test():
     for what, _, got, want in bad:
         print(f"FAIL {what}: got {got!r}, want {want!r}")
     print(f"oracle self-test: {len(checks) - len(bad)}/{len(checks)} checks pass")
-    return 1 if bad else 0
+    return (1 if bad else 0) | self_check_programs(range(1, 201), 2)
+
+
+def self_check_programs(seeds, max_depth):
+    """Evaluates the programs at N = 0, 1, 3: no internal error, the argument JSON reads back to the
+    argument's value, the expected result written as ctff-run would write it compares equal."""
+    problems = 0
+    outcomes = {}
+    for seed in seeds:
+        prog = gen.program(seed, {"max_depth": max_depth})
+        for n in (0, 1, 3):
+            try:
+                ex = evaluate(prog, n, arg_seed(seed, n))
+                kind = "not compared" if ex.indeterminate else f"exit {ex.exit}"
+                outcomes[kind] = outcomes.get(kind, 0) + 1
+                if ex.arg_json is not None and ex.exit != 2:
+                    back = from_json(prog.main.param_type, json.loads(ex.arg_json), n)
+                    assert same_value(back, ex.arg_value), "the argument JSON does not read back"
+                if ex.exit == 0 and not ex.indeterminate:
+                    d = compare(to_json(ex.type, ex.value, n), parse_output(result_text(ex.type, ex.value, n)), False)
+                    assert d is None, d
+            except Exception as e:  # noqa: BLE001
+                problems += 1
+                print(f"FAIL seed {seed}, N={n}: {e!r}")
+    print(f"oracle self-check of seeds {seeds.start}..{seeds.stop - 1} (depth {max_depth}) at N = 0, 1, 3: "
+          + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items())) + f"; {problems} problems")
+    return 1 if problems else 0
 
 
 def main():
