@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The independent oracle of the differential test: evaluates a generated program (gen.py) from
 the generator's own representation of it -- the evaluator nodes every expression carries, never
-the Computation ctff traced -- with the semantics of docs/../shared/reference/execution.md §3, on
+the Computation ctff traced -- with the semantics of the reference page of issue 27 (execution.md §3), on
 seeded random arguments (§5's JSON), and compares what `ctff-run` prints with the result.
 
 Stdlib only. Values: a tensor is gen.Ten (dtype, shape, row-major elements), a struct a tuple of
