@@ -105,6 +105,30 @@ I32 = Tensor("int32")
 F32 = Tensor("float32")
 
 
+# Values, as the evaluator of generated programs (oracle.py) holds them: a tensor is a Ten, a
+# struct a tuple of values (names come from the static type), federated values and sequences are
+# oracle.Fv / oracle.Sq.
+class Ten:
+    """A tensor value: dtype, concrete shape, row-major elements (bool, int, float already rounded
+    to the dtype, complex, bytes)."""
+    __slots__ = ("dtype", "shape", "data")
+
+    def __init__(self, dtype, shape, data):
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.data = list(data)
+
+    def __repr__(self):
+        return f"Ten({self.dtype}, {self.shape}, {self.data if len(self.data) < 8 else self.data[:8] + ['...']})"
+
+
+def wrap_int(dtype, v):
+    """v wrapped to dtype's range (two's complement)."""
+    lo, hi = INT_RANGE[dtype]
+    span = hi - lo + 1
+    return (v - lo) % span + lo
+
+
 def is_tensor(t):
     return isinstance(t, Tensor)
 
@@ -362,6 +386,7 @@ INT_RANGE = {
 
 
 def int_literal(rng, dtype):
+    """(C++ code, value) of a random integer of dtype."""
     lo, hi = INT_RANGE[dtype]
     r = rng.random()
     if r < 0.5:
@@ -371,67 +396,99 @@ def int_literal(rng, dtype):
     else:
         v = rng.randint(lo, hi)
     if dtype == "int64" and v == lo:
-        return "(-9223372036854775807ll - 1)"
+        return "(-9223372036854775807ll - 1)", v
     if dtype == "int32" and v == lo:
-        return "(-2147483647 - 1)"
+        return "(-2147483647 - 1)", v
     if dtype == "uint64":
-        return f"{v}ull"
+        return f"{v}ull", v
     if dtype == "int64":
-        return f"{v}ll"
+        return f"{v}ll", v
     if dtype == "uint32":
-        return f"{v}u"
-    return str(v)
+        return f"{v}u", v
+    return str(v), v
 
 
 def scalar_code(rng, dtype, in_array):
     """C++ code of one scalar of dtype (inside a std::array initializer when in_array)."""
+    return scalar_literal(rng, dtype, in_array)[0]
+
+
+def scalar_literal(rng, dtype, in_array):
+    """(C++ code, value) of one scalar of dtype: the value as the evaluator (oracle.py) holds an
+    element (bool, int, float rounded to the dtype, complex, bytes)."""
     if dtype == "bool":
-        return rng.choice(["true", "false"])
+        c = rng.choice(["true", "false"])
+        return c, c == "true"
     if dtype in INTS:
-        v = int_literal(rng, dtype)
+        v, x = int_literal(rng, dtype)
         if in_array or (dtype == "int32" and rng.random() < 0.6):
-            return v
-        return f"{CXX_SCALAR[dtype]}{{{v}}}" if not v.startswith("(") else f"static_cast<{CXX_SCALAR[dtype]}>{v}"
+            return v, x
+        return (f"{CXX_SCALAR[dtype]}{{{v}}}" if not v.startswith("(") else
+                f"static_cast<{CXX_SCALAR[dtype]}>{v}"), x
     if dtype in FLOATS:
         f32 = dtype == "float32"
-        return float_literal(rng, float_value(rng, f32), f32)
+        x = float_value(rng, f32)
+        return float_literal(rng, x, f32), x
     if dtype in COMPLEX:
         f32 = dtype == "complex64"
-        re = float_literal(rng, float_value(rng, f32), f32)
-        im = float_literal(rng, float_value(rng, f32), f32)
-        return f"{CXX_SCALAR[dtype]}{{{re}, {im}}}"
+        xr = float_value(rng, f32)
+        re = float_literal(rng, xr, f32)
+        xi = float_value(rng, f32)
+        im = float_literal(rng, xi, f32)
+        return f"{CXX_SCALAR[dtype]}{{{re}, {im}}}", complex(xr, xi)
     if dtype == "str":
         s = rng.choice(STRINGS)
         if b"\x00" in s:
-            return f"std::string_view{{{c_string(s)}, {len(s)}}}"
+            return f"std::string_view{{{c_string(s)}, {len(s)}}}", s
         if not in_array and rng.random() < 0.3:
-            return c_string(s)  # a char array
-        return f"std::string_view{{{c_string(s)}}}"
+            return c_string(s), s  # a char array
+        return f"std::string_view{{{c_string(s)}}}", s
     raise ValueError(dtype)
 
 
 def literal_code(rng, t):
     """A C++ constant of type t (a tensor or a struct of tensors, unnamed structs only)."""
+    return literal(rng, t)[0]
+
+
+def literal(rng, t):
+    """(C++ code, value) of a constant of type t: a Ten, or a tuple of values for a struct."""
     if isinstance(t, Tensor):
         if not t.shape:
-            return scalar_code(rng, t.dtype, False)
+            c, x = scalar_literal(rng, t.dtype, False)
+            return c, Ten(t.dtype, (), [x])
+        data = []
 
         def arr(shape):
             inner = CXX_SCALAR[t.dtype]
             for d in reversed(shape[1:]):
                 inner = f"std::array<{inner}, {d}>"
             if len(shape) == 1:
-                elems = [scalar_code(rng, t.dtype, True) for _ in range(shape[0])]
+                elems = []
+                for _ in range(shape[0]):
+                    c, x = scalar_literal(rng, t.dtype, True)
+                    elems.append(c)
+                    data.append(x)
             else:
                 elems = [arr(shape[1:]) for _ in range(shape[0])]
             return f"std::array<{inner}, {shape[0]}>{{{', '.join(elems)}}}"
 
         if t.shape == (1001,):
-            return f"ctff_diff::ramp<{CXX_SCALAR[t.dtype]}, {t.shape[0]}>({rng.randint(-5, 5)})"
-        return arr(t.shape)
+            start = rng.randint(-5, 5)
+            # harness.hpp: a[i] = static_cast<T>(start + i % 97)
+            vals = [start + i % 97 for i in range(1001)]
+            if t.dtype in INTS:
+                vals = [wrap_int(t.dtype, v) for v in vals]
+            else:
+                vals = [float(v) for v in vals]
+            return f"ctff_diff::ramp<{CXX_SCALAR[t.dtype]}, {t.shape[0]}>({start})", Ten(t.dtype, t.shape, vals)
+        code = arr(t.shape)
+        return code, Ten(t.dtype, t.shape, data)
     if isinstance(t, Struct):
-        return "std::tuple{" + ", ".join(literal_code(rng, e) for _, e in t.elems) + "}" \
-            if t.elems else "std::tuple<>{}"
+        if not t.elems:
+            return "std::tuple<>{}", ()
+        parts = [literal(rng, e) for _, e in t.elems]
+        return "std::tuple{" + ", ".join(c for c, _ in parts) + "}", tuple(v for _, v in parts)
     raise TypeError(t)
 
 
@@ -458,21 +515,27 @@ class Expr:
     var: bool = False     # a named variable
     callees: frozenset = frozenset()  # computations referenced
     loose: bool = False   # an untraced struct holding a constant-only value with bindings (rule 6)
+    ev: object = None     # what it computes: a node of the evaluator (oracle.py, "Nodes")
 
 
 class NoGen(Exception):
     pass
 
 
-def E(code, type_, *parts, traced=True, binds=None, var=False, callees=()):
-    """An expression built from parts."""
+def E(code, type_, *parts, traced=True, binds=None, var=False, callees=(), ev=None):
+    """An expression built from parts; ev: the evaluator's node of what it computes."""
     p = any(x.param for x in parts)
     b = any(x.binds for x in parts) if binds is None else binds
     cs = frozenset(callees)
     for x in parts:
         cs |= x.callees
     loose = not traced and any(x.loose or (x.traced and not x.param and x.binds) for x in parts)
-    return Expr(code, type_, traced, p, b, var, cs, loose)
+    return Expr(code, type_, traced, p, b, var, cs, loose, ev)
+
+
+def var_expr(name, t, param):
+    """A named variable (a lambda parameter, a local, a structured binding)."""
+    return Expr(name, t, True, param, False, True, ev=("var", name))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -489,6 +552,8 @@ class Comp:
     result: object
     callees: frozenset  # cids used by the body
     lambda_params: list
+    stmts: list = None  # the body as evaluator statements (oracle.py), parallel to body
+    ret: object = None  # the evaluator node of the returned value
 
     @property
     def param_type(self):
@@ -636,7 +701,8 @@ class Program:
             body, rtype = scope.gen_body(result, require_result_param)
         finally:
             self.comp_depth -= 1
-        c = Comp(cid, name, params, whole, body, rtype, frozenset(scope.callees), lambda_params)
+        c = Comp(cid, name, params, whole, body, rtype, frozenset(scope.callees), lambda_params,
+                 scope.stmts, scope.ret)
         if main:
             self.main = c
         else:
@@ -777,6 +843,8 @@ class Scope:
         self.rng = prog.rng
         self.vars: list[Expr] = []
         self.lines: list[str] = []
+        self.stmts: list = []  # the evaluator's statements of the lines (oracle.py)
+        self.ret = None        # the evaluator's node of the result
         self.helper = helper
         self.is_main = is_main
         self.has_params = False
@@ -789,7 +857,7 @@ class Scope:
 
     def add_param(self, name, t):
         self.has_params = True
-        self.vars.append(Expr(name, t, True, True, False, True))
+        self.vars.append(var_expr(name, t, True))
 
     def note(self, e: Expr):
         for c in e.callees:
@@ -843,9 +911,11 @@ class Scope:
         if e is None:
             if result is None or not literal_ok(result):
                 raise NoGen()
-            e = Expr(literal_code(rng, result), result, traced=False)
+            c, x = literal(rng, result)
+            e = Expr(c, result, traced=False, ev=("lit", x))
         self.note(e)
         self.lines.append(f"return {e.code};")
+        self.ret = e.ev
         return self.lines, e.type
 
     def gen_result(self, depth):
@@ -857,18 +927,20 @@ class Scope:
         n = rng.choice([0, 1, 2, 3]) if r < 0.97 else 0
         parts = [self.gen(self.rand_target(), depth - 1, req_param=want_param and i == 0) for i in range(n)]
         if not parts and rng.random() < 0.5:
-            return Expr(literal_code(rng, Struct(())), Struct(()), traced=False)
+            c, x = literal(rng, Struct(()))
+            return Expr(c, Struct(()), traced=False, ev=("lit", x))
         named = parts and rng.random() < 0.5
         if named:
             names = rng.sample(FIELD_NAMES, len(parts))
             t = Struct(tuple((nm, p.type) for nm, p in zip(names, parts)))
             code = "ctff::make_struct<" + ", ".join(f'"{x}"' for x in names) + ">(" + \
                 ", ".join(p.code for p in parts) + ")"
-            return E(code, t, *parts)
+            return E(code, t, *parts, ev=("struct", [p.ev for p in parts], names))
         t = Struct(tuple((None, p.type) for p in parts))
         form = rng.choice(["std::tuple{%s}", "std::tuple(%s)", "ctff::make_struct(%s)"]) if parts else \
             "ctff::make_struct(%s)"
-        return E(form % ", ".join(p.code for p in parts), t, *parts, traced=form.startswith("ctff"))
+        return E(form % ", ".join(p.code for p in parts), t, *parts, traced=form.startswith("ctff"),
+                 ev=("struct", [p.ev for p in parts]))
 
     def gen_statement(self, depth):
         rng = self.rng
@@ -885,6 +957,7 @@ class Scope:
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
             self.lines.append(f"{brace_tuples(code)};")
+            self.stmts.append(("do", e.ev))
             self.bound = self.trace_bound = True
             # Rule 5: the next binding is a named call of variables only. Arguments g++ evaluates
             # right to left later cannot be told from a helper's unused result otherwise.
@@ -902,9 +975,10 @@ class Scope:
                 st = self.struct_of(v.type)
                 names = [self.prog.fresh("s") for _ in st.elems]
                 self.lines.append(f"auto [{', '.join(names)}] = {v.code};")
+                self.stmts.append(("unpack", names, v.ev))
                 for nm, (_, et) in zip(names, st.elems):
                     t = et if not isinstance(v.type, Fed) else self.fed_get_type(v.type, et)
-                    self.vars.append(Expr(nm, t, True, v.param, False, True))
+                    self.vars.append(var_expr(nm, t, v.param))
                 return
         want_param = self.has_params and (rng.random() < 0.9 or self.trace_bound)
         e = self.gen(self.rand_target(), depth, req_param=want_param)
@@ -919,10 +993,11 @@ class Scope:
                 continue
             t = v.type
             if isinstance(t, Fed) and t.placement == "S":
-                return E(f"ctff::federated_broadcast({v.code})", Fed(t.member, "C", True), v, binds=True)
+                return E(f"ctff::federated_broadcast({v.code})", Fed(t.member, "C", True), v, binds=True,
+                         ev=("bcast", v.ev))
             if unplaced_value_type(t):
                 return E(f"ctff::federated_value({v.code}, ctff::SERVER)", Fed(t, "S", True), v,
-                         binds=True)
+                         binds=True, ev=("value", v.ev, "S"))
         return None
 
     def name_value(self, e):
@@ -935,7 +1010,8 @@ class Scope:
         name = self.prog.fresh("v")
         self.note(e)
         self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
-        v = Expr(name, e.type, True, e.param, False, True)
+        self.stmts.append(("let", name, e.ev))
+        v = var_expr(name, e.type, e.param)
         self.vars.append(v)
         if e.binds:
             self.bound = True
@@ -955,7 +1031,8 @@ class Scope:
             name = self.prog.fresh("v")
             self.note(e)
             self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
-            w = Expr(name, e.type, True, e.param, False, True)
+            self.stmts.append(("let", name, e.ev))
+            w = var_expr(name, e.type, e.param)
             self.vars.append(w)
             self.bound = True
             self.trace_bound |= e.param
@@ -972,12 +1049,15 @@ class Scope:
         if isinstance(t, Fed):
             m = t.member
             if t.placement == "S":
-                ops.append(lambda: E(f"ctff::federated_broadcast({v.code})", Fed(m, "C", True), v, binds=True))
+                ops.append(lambda: E(f"ctff::federated_broadcast({v.code})", Fed(m, "C", True), v, binds=True,
+                                     ev=("bcast", v.ev)))
             else:
                 if sum_ok(m):
-                    ops.append(lambda: E(f"ctff::federated_sum({v.code})", Fed(m, "S", True), v, binds=True))
+                    ops.append(lambda: E(f"ctff::federated_sum({v.code})", Fed(m, "S", True), v, binds=True,
+                                         ev=("sum", v.ev, m)))
                 if minmax_ok(m):
-                    ops.append(lambda: E(f"ctff::federated_max({v.code})", Fed(m, "S", True), v, binds=True))
+                    ops.append(lambda: E(f"ctff::federated_max({v.code})", Fed(m, "S", True), v, binds=True,
+                                         ev=("max", v.ev, m)))
             if unplaced_value_type(m):
                 ops.append(lambda: self.op_map(None, 0, False, operand=v))
             others = [x for x in self.vars if isinstance(x.type, Fed) and x.type.placement == t.placement
@@ -987,16 +1067,21 @@ class Scope:
                     o = rng.choice(others)
                     a, b = (v, o) if rng.random() < 0.5 else (o, v)
                     st = Struct(((None, a.type), (None, b.type)))
-                    return E(f"ctff::federated_zip({a.code}, {b.code})", zip_result(st), a, b, binds=True)
+                    return E(f"ctff::federated_zip({a.code}, {b.code})", zip_result(st), a, b, binds=True,
+                             ev=("zip", ("struct", [a.ev, b.ev])))
                 ops.append(z)
         elif tensors_only(t):
             if not isinstance(t, Struct) or t.elems:
                 def place():
                     p = rng.choice(["S", "C"])
                     where = "SERVER" if p == "S" else "CLIENTS"
-                    return E(f"ctff::federated_value({v.code}, ctff::{where})", Fed(t, p, True), v, binds=True)
+                    return E(f"ctff::federated_value({v.code}, ctff::{where})", Fed(t, p, True), v, binds=True,
+                             ev=("value", v.ev, p))
                 ops.append(place)
-                ops.append(lambda: E(f"({v.code} {rng.choice(['+', '*'])} {v.code})", t, v, binds=True))
+                def self_op():
+                    op = rng.choice(['+', '*'])
+                    return E(f"({v.code} {op} {v.code})", t, v, binds=True, ev=("generic", op, v.ev, v.ev))
+                ops.append(self_op)
         if not ops or rng.random() < 0.1:
             ops.append(lambda: self.call_with(v))
         return rng.choice(ops)()
@@ -1026,7 +1111,7 @@ class Scope:
             # Every named local is used (rule 3): an unused call in a helper and an unused result
             # before the helper's call look alike when g++ evaluates arguments right to left.
             ret = E("ctff::make_struct(" + ", ".join(v.code for v in last) + ")",
-                    Struct(tuple((None, v.type) for v in last)), *last)
+                    Struct(tuple((None, v.type) for v in last)), *last, ev=("struct", [v.ev for v in last]))
         elif last:
             ret = last[0]
         else:
@@ -1037,12 +1122,13 @@ class Scope:
             assert ret.code.startswith(("std::tuple{", "std::tuple(")), ret.code
             inner = ret.code[len("std::tuple("):-1]
             ret = Expr(f"ctff::make_struct({inner})", ret.type, True, ret.param, ret.binds, False,
-                       ret.callees)
+                       ret.callees, ev=ret.ev)
         h.note(ret)
         hname = self.prog.fresh("h")
         cap = "&" if h.callees and self.prog.rt_callees else ""
         body = " ".join(h.lines + [f"return {ret.code};"])
         self.lines.append(f"auto {hname} = [{cap}](auto {hp}) {{ {body} }};")
+        self.stmts.append(("helper", hname, hp, h.stmts, ret.ev))
         self.callees |= h.callees
         helper = Helper(hname, arg.type, ret.type, frozenset(h.callees), h.bound or ret.binds)
         self.helpers.append(helper)
@@ -1052,6 +1138,7 @@ class Scope:
             self.name_value(e)
         else:
             self.lines.append(f"static_cast<void>({e.code});")
+            self.stmts.append(("do", e.ev))
 
     @property
     def helpers(self):
@@ -1170,7 +1257,7 @@ class Scope:
         sub = depth - 1
         if isinstance(T, (Tensor, Struct)) and tensors_only(T):
             if not req_param and not req_bind and not traced and literal_ok(T):
-                P.append((1.5 if depth > 0 else 4.0, lambda: Expr(literal_code(rng, T), T, traced=False)))
+                P.append((1.5 if depth > 0 else 4.0, lambda: self.literal_expr(T)))
             if isinstance(T, Struct) and (depth > 0 or nobind):
                 P.append((2.0, lambda: self.op_make_struct(T, max(sub, 0), req_param, nobind)))
             if depth > 0 and not nobind:
@@ -1178,10 +1265,10 @@ class Scope:
                 P.append((1.0, lambda: self.op_call(T, sub, req_param)))
                 P.append((1.0, lambda: self.op_seq_to_unplaced(T, sub, req_param)))
                 if not req_param and not req_bind and rng.random() < 0.3:
-                    P.append((0.15, lambda: Expr(f"ctff::generic_zero<{cxx_type(T, rng)}>()", T)))
+                    P.append((0.15, lambda: Expr(f"ctff::generic_zero<{cxx_type(T, rng)}>()", T, ev=("zero", T))))
             P.append((1.5, lambda: self.op_select(T, max(sub, 0), req_param, nobind)))
             if depth <= 0 and traced and not req_param and not nobind:
-                P.append((0.3, lambda: Expr(f"ctff::generic_zero<{cxx_type(T, rng)}>()", T)))
+                P.append((0.3, lambda: Expr(f"ctff::generic_zero<{cxx_type(T, rng)}>()", T, ev=("zero", T))))
                 if literal_ok(T) and not (isinstance(T, Struct) and not T.elems):
                     # A traced constant: a struct of the constant made with make_struct.
                     P.append((0.7, lambda: self.traced_constant(T)))
@@ -1201,8 +1288,11 @@ class Scope:
                         (T.placement == "C" or True):
                     # Depth exhausted: place a constant.
                     where = "CLIENTS" if T.placement == "C" else "SERVER"
-                    P.append((1.0, lambda: E(f"ctff::federated_value({literal_code(rng, m)}, ctff::{where})",
-                                             Fed(m, T.placement, True), binds=True)))
+                    def place_constant():
+                        c, x = literal(rng, m)
+                        return E(f"ctff::federated_value({c}, ctff::{where})", Fed(m, T.placement, True),
+                                 binds=True, ev=("value", ("lit", x), T.placement))
+                    P.append((1.0, place_constant))
         elif isinstance(T, Seq):
             if depth > 0 and not nobind:
                 P.append((2.0, lambda: self.op_seq_map(T, sub, req_param)))
@@ -1222,7 +1312,8 @@ class Scope:
             where = "CLIENTS" if p == "C" else "SERVER"
             def place():
                 x = self.gen(m, d, req_param)
-                return E(f"ctff::federated_value({x.code}, ctff::{where})", Fed(m, p, True), x, binds=True)
+                return E(f"ctff::federated_value({x.code}, ctff::{where})", Fed(m, p, True), x, binds=True,
+                         ev=("value", x.ev, p))
             P.append((1.5, place))
             P.append((2.0, lambda: self.op_map(T, d, req_param)))
             if not req_param:
@@ -1231,7 +1322,8 @@ class Scope:
         if p == "C" and T.all_equal is not None:
             def bc():
                 x = self.fed_operand(Fed(m, "S", True), d, req_param)
-                return E(f"ctff::federated_broadcast({x.code})", Fed(m, "C", True), x, binds=True)
+                return E(f"ctff::federated_broadcast({x.code})", Fed(m, "C", True), x, binds=True,
+                         ev=("bcast", x.ev))
             P.append((2.0, bc))
         if p == "S":
             if sum_ok(m):
@@ -1268,14 +1360,15 @@ class Scope:
                 code = "ctff::make_struct<" + ", ".join(f'"{n}"' for n, _ in m.elems) + ">(" + \
                     ", ".join(x.code for x in parts) + ")"
                 st = Struct(tuple((n, x.type) for (n, _), x in zip(m.elems, parts)))
-                return E(code, st, *parts)
+                return E(code, st, *parts, ev=("struct", [x.ev for x in parts], [n for n, _ in m.elems]))
             code = rng.choice(["std::tuple{%s}", "ctff::make_struct(%s)"]) % ", ".join(x.code for x in parts)
             return E(code, Struct(tuple((None, x.type) for x in parts)), *parts,
-                     traced=code.startswith("ctff"))
+                     traced=code.startswith("ctff"), ev=("struct", [x.ev for x in parts]))
         return self.gen(T, d, req_param)
 
     def use_helper(self, h, arg):
-        return E(f"{h.name}({arg.code})", h.result, arg, binds=h.binds, callees=h.callees)
+        return E(f"{h.name}({arg.code})", h.result, arg, binds=h.binds, callees=h.callees,
+                 ev=("hcall", h.name, arg.ev))
 
     def op_make_struct(self, T, d, req_param, nobind):
         rng = self.rng
@@ -1283,8 +1376,8 @@ class Scope:
             if req_param:
                 raise NoGen()
             if rng.random() < 0.5:
-                return Expr("std::tuple<>{}", T, traced=False)
-            return Expr("ctff::make_struct()", T)
+                return Expr("std::tuple<>{}", T, traced=False, ev=("struct", []))
+            return Expr("ctff::make_struct()", T, ev=("struct", []))
         k = rng.randrange(len(T.elems))
         parts = [self.gen(e, d, req_param and i == k, nobind=nobind) for i, (_, e) in enumerate(T.elems)]
         named = any(n for n, _ in T.elems)
@@ -1293,11 +1386,12 @@ class Scope:
                 raise NoGen()  # partly named structs only come from parameters
             code = "ctff::make_struct<" + ", ".join(f'"{n}"' for n, _ in T.elems) + ">(" + \
                 ", ".join(x.code for x in parts) + ")"
-            return E(code, T, *parts)
+            return E(code, T, *parts, ev=("struct", [x.ev for x in parts], [n for n, _ in T.elems]))
+        ev = ("struct", [x.ev for x in parts])
         if all(not x.traced for x in parts) or rng.random() < 0.5:
             form = rng.choice(["std::tuple{%s}", "std::tuple(%s)"]) if len(parts) != 1 else "std::tuple{%s}"
-            return E(form % ", ".join(x.code for x in parts), T, *parts, traced=False)
-        return E("ctff::make_struct(" + ", ".join(x.code for x in parts) + ")", T, *parts)
+            return E(form % ", ".join(x.code for x in parts), T, *parts, traced=False, ev=ev)
+        return E("ctff::make_struct(" + ", ".join(x.code for x in parts) + ")", T, *parts, ev=ev)
 
     def op_select(self, T, d, req_param, nobind):
         """get<i>/get<"name">/v[i_c] of a struct variable that has an element of type T."""
@@ -1327,11 +1421,16 @@ class Scope:
             code = f'{v.code}["{n}"_f]'
         else:
             code = f"{v.code}[{i}_c]"
-        return E(code, t, v)
+        return E(code, t, v, ev=("sel", v.ev, i))
 
     def traced_constant(self, T):
         """A traced value made of constants only, binding nothing: get<0>(make_struct(c))."""
-        return Expr(f"ctff::get<0>(ctff::make_struct({literal_code(self.rng, T)}))", T)
+        c, x = literal(self.rng, T)
+        return Expr(f"ctff::get<0>(ctff::make_struct({c}))", T, ev=("lit", x))
+
+    def literal_expr(self, T):
+        c, x = literal(self.rng, T)
+        return Expr(c, T, traced=False, ev=("lit", x))
 
     def op_generic(self, T, d, req_param):
         rng = self.rng
@@ -1340,13 +1439,13 @@ class Scope:
         a = self.gen(T, d, req_param, traced=True)
         b = self.gen(T, d, False)
         x, y = (a, b) if left_first else (b, a)
-        return E(f"({x.code} {op} {y.code})", T, x, y, binds=True)
+        return E(f"({x.code} {op} {y.code})", T, x, y, binds=True, ev=("generic", op, x.ev, y.ev))
 
     def call_with(self, v):
         """A call of a computation (or function value) taking v."""
         c = self.prog.callee_for(v.type, None)
         self.callees.add(c.cid)
-        return E(f"{c.cid}({v.code})", c.result, v, binds=True, callees={c.cid})
+        return E(f"{c.cid}({v.code})", c.result, v, binds=True, callees={c.cid}, ev=("call", c.cid, v.ev))
 
     def op_call(self, T, d, req_param):
         """A call of a computation returning T: fn(x), fn(a, b), fn(), or a function value."""
@@ -1357,9 +1456,9 @@ class Scope:
         if fvars and rng.random() < 0.5:
             f = rng.choice(fvars)
             if f.type.param is None:
-                return E(f"{f.code}()", T, f, binds=True)
+                return E(f"{f.code}()", T, f, binds=True, ev=("fcall", f.ev, None))
             x = self.gen(f.type.param, d, req_param=False)
-            return E(f"{f.code}({x.code})", T, f, x, binds=True)
+            return E(f"{f.code}({x.code})", T, f, x, binds=True, ev=("fcall", f.ev, x.ev))
         if isinstance(T, Fed) and T.placement == "C" and T.all_equal:
             raise NoGen()  # keep callee results exact
         # A parameter type from the values at hand.
@@ -1370,19 +1469,20 @@ class Scope:
                 raise NoGen()
             c = prog.callee_for(None, T)
             self.callees.add(c.cid)
-            return E(f"{c.cid}()", T, binds=True, callees={c.cid})
+            return E(f"{c.cid}()", T, binds=True, callees={c.cid}, ev=("call", c.cid, None))
         if r < 0.35 and len(pool) >= 2:
             a, b = rng.sample(pool, 2)
             c = prog.callee_for(Struct(((None, a.type), (None, b.type))), T)
             self.callees.add(c.cid)
+            ev = ("call", c.cid, ("struct", [a.ev, b.ev]))
             if len(c.params) == 2 and rng.random() < 0.7:
-                return E(f"{c.cid}({a.code}, {b.code})", T, a, b, binds=True, callees={c.cid})
+                return E(f"{c.cid}({a.code}, {b.code})", T, a, b, binds=True, callees={c.cid}, ev=ev)
             form = rng.choice(["std::tuple{%s}", "ctff::make_struct(%s)"])
-            return E(f"{c.cid}({form % (a.code + ', ' + b.code)})", T, a, b, binds=True, callees={c.cid})
+            return E(f"{c.cid}({form % (a.code + ', ' + b.code)})", T, a, b, binds=True, callees={c.cid}, ev=ev)
         x = rng.choice(pool)
         c = prog.callee_for(x.type, T)
         self.callees.add(c.cid)
-        return E(f"{c.cid}({x.code})", T, x, binds=True, callees={c.cid})
+        return E(f"{c.cid}({x.code})", T, x, binds=True, callees={c.cid}, ev=("call", c.cid, x.ev))
 
     def mapping_fn(self, param, result):
         fvars = [v for v in self.vars if isinstance(v.type, Fn) and v.type.param is not None
@@ -1392,7 +1492,7 @@ class Scope:
             return self.rng.choice(fvars)
         c = self.prog.callee_for(param, result)
         self.callees.add(c.cid)
-        return Expr(c.cid, c.fn_type, traced=False, callees=frozenset({c.cid}))
+        return Expr(c.cid, c.fn_type, traced=False, callees=frozenset({c.cid}), ev=("comp", c.cid))
 
     def op_map(self, T, d, req_param, operand=None):
         """federated_map(fn, v) / federated_map_all_equal(fn, v) producing T (or, with operand,
@@ -1406,11 +1506,13 @@ class Scope:
             if not unplaced_value_type(R):
                 raise NoGen()
             if vt.placement == "S":
-                return E(f"ctff::federated_map({fn.code}, {v.code})", Fed(R, "S", True), fn, v, binds=True)
+                return E(f"ctff::federated_map({fn.code}, {v.code})", Fed(R, "S", True), fn, v, binds=True,
+                         ev=("map", fn.ev, v.ev, "S"))
             if vt.all_equal and rng.random() < 0.4:
                 return E(f"ctff::federated_map_all_equal({fn.code}, {v.code})", Fed(R, "C", True), fn, v,
-                         binds=True)
-            return E(f"ctff::federated_map({fn.code}, {v.code})", Fed(R, "C", False), fn, v, binds=True)
+                         binds=True, ev=("map", fn.ev, v.ev, "AE"))
+            return E(f"ctff::federated_map({fn.code}, {v.code})", Fed(R, "C", False), fn, v, binds=True,
+                     ev=("map", fn.ev, v.ev, "C"))
         R = T.member
         if not unplaced_value_type(R):
             raise NoGen()
@@ -1418,7 +1520,8 @@ class Scope:
         if T.placement == "C" and T.all_equal:
             v = self.gen(Fed(src_m, "C", True), d, req_param)
             fn = self.mapping_fn(src_m, R)
-            return E(f"ctff::federated_map_all_equal({fn.code}, {v.code})", T, fn, v, binds=True)
+            return E(f"ctff::federated_map_all_equal({fn.code}, {v.code})", T, fn, v, binds=True,
+                     ev=("map", fn.ev, v.ev, "AE"))
         if T.placement == "S":
             v = self.fed_operand(Fed(src_m, "S", True), d, req_param)
         else:
@@ -1426,7 +1529,7 @@ class Scope:
         vt = as_federated(v.type)
         fn = self.mapping_fn(vt.member, R)
         return E(f"ctff::federated_map({fn.code}, {v.code})", Fed(R, T.placement, T.placement == "S"), fn, v,
-                 binds=True)
+                 binds=True, ev=("map", fn.ev, v.ev, T.placement))
 
     def source_member(self, placement):
         """A member type to map from: one of the federated values at hand, or random."""
@@ -1443,38 +1546,47 @@ class Scope:
         fn = self.mapping_fn(None, T.member)
         where = "CLIENTS" if T.placement == "C" else "SERVER"
         t = Fed(T.member, T.placement, T.placement == "S")
-        return E(f"ctff::federated_eval({fn.code}, ctff::{where})", t, fn, binds=True)
+        return E(f"ctff::federated_eval({fn.code}, ctff::{where})", t, fn, binds=True,
+                 ev=("eval", fn.ev, T.placement))
 
     def op_agg(self, op, T, d, req_param):
         v = self.fed_operand(Fed(T.member, "C", False), d, req_param)
-        return E(f"ctff::{op}({v.code})", T, v, binds=True)
+        kind = {"federated_sum": "sum", "federated_mean": "mean", "federated_min": "min",
+                "federated_max": "max"}[op]
+        return E(f"ctff::{op}({v.code})", T, v, binds=True, ev=(kind, v.ev, T.member))
 
     def op_weighted_mean(self, T, d, req_param):
         rng = self.rng
         v = self.fed_operand(Fed(T.member, "C", False), d, req_param)
         wt = Tensor(rng.choice(["float32", "int32", "float64", "int64", "uint8"]))
         w = self.gen(Fed(wt, "C", False), d, False)
-        return E(f"ctff::federated_mean({v.code}, {w.code})", T, v, w, binds=True)
+        return E(f"ctff::federated_mean({v.code}, {w.code})", T, v, w, binds=True,
+                 ev=("wmean", v.ev, w.ev, T.member, wt.dtype))
 
     def bound_code(self, m):
+        """(C++ code, value) of a secure-sum bound for member type m: the value an int (one bound
+        for every leaf) or a tuple shaped like m."""
         rng = self.rng
         if isinstance(m, Struct) and rng.random() < 0.5:
             def rep(t):
                 if isinstance(t, Struct):
+                    parts = [rep(e) for _, e in t.elems]
+                    vals = tuple(v for _, v in parts)
                     if any(n for n, _ in t.elems):
                         return "ctff::make_struct<" + ", ".join(f'"{n}"' for n, _ in t.elems) + ">(" + \
-                            ", ".join(rep(e) for _, e in t.elems) + ")"
-                    return "std::tuple{" + ", ".join(rep(e) for _, e in t.elems) + "}"
-                return scalar_code(rng, rng.choice(INTS), False)
+                            ", ".join(c for c, _ in parts) + ")", vals
+                    return "std::tuple{" + ", ".join(c for c, _ in parts) + "}", vals
+                return scalar_literal(rng, rng.choice(INTS), False)
             return rep(m)
-        return scalar_code(rng, rng.choice(INTS), False)
+        return scalar_literal(rng, rng.choice(INTS), False)
 
     def op_secure(self, T, d, req_param):
         rng = self.rng
         v = self.fed_operand(Fed(T.member, "C", False), d, req_param)
         op = rng.choice(["federated_secure_sum", "federated_secure_sum_bitwidth"])
-        b = self.bound_code(T.member)
-        return E(f"ctff::{op}({v.code}, {b})", T, v, binds=True)
+        b, bv = self.bound_code(T.member)
+        return E(f"ctff::{op}({v.code}, {b})", T, v, binds=True,
+                 ev=("secure", v.ev, bv, op.endswith("bitwidth"), T.member))
 
     def op_aggregate(self, T, d, req_param):
         rng = self.rng
@@ -1502,7 +1614,7 @@ class Scope:
         for c in (acc, mrg, rep):
             self.callees.add(c.cid)
         return E(f"ctff::federated_aggregate({v.code}, {zero.code}, {acc.cid}, {mrg.cid}, {rep.cid})", T, v, zero,
-                 binds=True, callees={acc.cid, mrg.cid, rep.cid})
+                 binds=True, callees={acc.cid, mrg.cid, rep.cid}, ev=("agg", v.ev, zero.ev, acc.cid, rep.cid))
 
     def op_zip(self, T, d, req_param):
         rng = self.rng
@@ -1524,10 +1636,12 @@ class Scope:
             if any(n for n, _ in st.elems):
                 code = "ctff::make_struct<" + ", ".join(f'"{n}"' for n, _ in st.elems) + ">(" + \
                     ", ".join(x.code for x in parts) + ")"
-                return E(code, Struct(tuple((n, x.type) for (n, _), x in zip(st.elems, parts))), *parts)
+                return E(code, Struct(tuple((n, x.type) for (n, _), x in zip(st.elems, parts))), *parts,
+                         ev=("struct", [x.ev for x in parts], [n for n, _ in st.elems]))
             code = rng.choice(["std::tuple{%s}", "std::tuple(%s)", "ctff::make_struct(%s)"]) % \
                 ", ".join(x.code for x in parts)
-            return E(code, Struct(tuple((None, x.type) for x in parts)), *parts, traced=code.startswith("ctff"))
+            return E(code, Struct(tuple((None, x.type) for x in parts)), *parts, traced=code.startswith("ctff"),
+                     ev=("struct", [x.ev for x in parts]))
 
         del k
         s = build(m, req_param)
@@ -1535,8 +1649,8 @@ class Scope:
                 not s.code.startswith("ctff::make_struct<"):
             inner = s.code[s.code.index("{") + 1:-1] if s.code.startswith("std::tuple{") else None
             if inner is not None:
-                return E(f"ctff::federated_zip({inner})", zip_result(s.type), s, binds=True)
-        return E(f"ctff::federated_zip({s.code})", zip_result(s.type), s, binds=True)
+                return E(f"ctff::federated_zip({inner})", zip_result(s.type), s, binds=True, ev=("zip", s.ev))
+        return E(f"ctff::federated_zip({s.code})", zip_result(s.type), s, binds=True, ev=("zip", s.ev))
 
     def seq_vars(self, pred):
         return [v for v in self.vars if pred(v.type)]
@@ -1550,7 +1664,7 @@ class Scope:
         s = rng.choice(seqs)
         E_ = s.type.elem
         if E_ == T and sum_ok(E_) and rng.random() < 0.5:
-            return E(f"ctff::sequence_sum({s.code})", T, s, binds=True)
+            return E(f"ctff::sequence_sum({s.code})", T, s, binds=True, ev=("seqsum", s.ev, E_))
         zero = self.gen(T, 0, False)
         op = self.prog.find_callee(lambda c: len(c.params) == 2 and c.params[0][1] == T and
                                    c.params[1][1] == E_ and c.result == T) if rng.random() < 0.3 else None
@@ -1560,7 +1674,7 @@ class Scope:
             op = self.prog.new_comp([T, E_], T, named=rng.random() < 0.4)
         self.callees.add(op.cid)
         return E(f"ctff::sequence_reduce({s.code}, {zero.code}, {op.cid})", T, s, zero, binds=True,
-                 callees={op.cid})
+                 callees={op.cid}, ev=("seqreduce", s.ev, zero.ev, op.cid))
 
     def op_seq_fed(self, T, d, req_param):
         """sequence_sum / sequence_reduce of a federated sequence variable, giving T."""
@@ -1575,13 +1689,14 @@ class Scope:
         if not self.fits(T, res):
             raise NoGen()
         if E_ == T.member and sum_ok(E_) and rng.random() < 0.5:
-            return E(f"ctff::sequence_sum({s.code})", res, s, binds=True)
+            return E(f"ctff::sequence_sum({s.code})", res, s, binds=True, ev=("seqsum", s.ev, E_))
         U = T.member
         if not literal_ok(U):
             raise NoGen()
         where = "CLIENTS" if T.placement == "C" else "SERVER"
-        zero = E(f"ctff::federated_value({literal_code(rng, U)}, ctff::{where})", Fed(U, T.placement, True),
-                 binds=True)
+        zc, zx = literal(rng, U)
+        zero = E(f"ctff::federated_value({zc}, ctff::{where})", Fed(U, T.placement, True),
+                 binds=True, ev=("value", ("lit", zx), T.placement))
         op = self.prog.find_callee(lambda c: len(c.params) == 2 and c.params[0][1] == U and
                                    c.params[1][1] == E_ and c.result == U) if rng.random() < 0.3 else None
         if op is None:
@@ -1590,7 +1705,7 @@ class Scope:
             op = self.prog.new_comp([U, E_], U, named=rng.random() < 0.4)
         self.callees.add(op.cid)
         return E(f"ctff::sequence_reduce({s.code}, {zero.code}, {op.cid})", res, s, zero, binds=True,
-                 callees={op.cid})
+                 callees={op.cid}, ev=("seqreduce", s.ev, zero.ev, op.cid))
 
     def op_seq_map(self, T, d, req_param):
         """sequence_map(fn, s) giving T = R* or {R*}@P."""
@@ -1614,7 +1729,7 @@ class Scope:
         t = res()
         if not self.fits(T, t):
             raise NoGen()
-        return E(f"ctff::sequence_map({fn.code}, {s.code})", t, fn, s, binds=True)
+        return E(f"ctff::sequence_map({fn.code}, {s.code})", t, fn, s, binds=True, ev=("seqmap", fn.ev, s.ev))
 
 
 @dataclass

@@ -12,6 +12,12 @@ Objects are cached by content (program source, ctff headers, compiler and flags)
 second build tree that runs the same test with the same compilers only links and runs. Exit status:
 0 when every program agrees everywhere, 1 otherwise (the failing programs are listed with their
 seed; their standalone sources are written to WORK/failures/).
+
+With --ctff-run PATH, every program's main computation is also executed by that `ctff-run` on
+seeded random arguments for N = 0, 1 and 3 clients (--clients) and the result compared with the
+one the oracle (oracle.py) computes from the generator's own representation of the program:
+exit status (0 result, 1 execution error, 2 bad input) and the JSON value, floats exactly.
+The files of each run are kept in WORK/exec/.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import gen  # noqa: E402
+import oracle  # noqa: E402
 
 COMMON_FLAGS = ["-std=c++20", "-O0", "-g0", "-Wall", "-Wextra", "-Wpedantic"]
 GNU_FLAGS = ["-fconstexpr-ops-limit=1073741824", "-fconstexpr-loop-limit=16777216"]
@@ -190,7 +197,9 @@ class Driver:
         self.harness_hash = sha((HERE / "harness.hpp").read_bytes())  # harness_main.cpp: its own text
         self.failures = defaultdict(list)  # seed -> [(kind, detail)]
         self.sources = {}
+        self.programs = {}  # seed -> gen.Program (the oracle evaluates it)
         self.timing = Counter()
+        self.exec_stats = Counter()
         self.compiled = {}
 
     def fail(self, seed, kind, detail):
@@ -347,6 +356,7 @@ class Driver:
                 self.fail(seed, "generator error", repr(e))
                 continue
             self.sources[seed] = src
+            self.programs[seed] = p
             progs.append((seed, src))
         b = self.args.batch
         self.batches = [Batch(i, progs[k:k + b]) for i, k in enumerate(range(0, len(progs), b))]
@@ -386,6 +396,8 @@ class Driver:
             self.compiled[c.name] = set(seeds)
             results[c.name] = self.run_exe(c, exe, seeds)
         self.compare(results)
+        if a.ctff_run:
+            self.execute(results)
         self.prune()
         self.report(time.time() - t_start, t_compiled - t_start)
         return 0 if not self.failures else 1
@@ -433,6 +445,96 @@ class Driver:
                                 "utf-8", "replace")
                     self.fail(seed, f"{f} differ", desc + "".join(f"\n      {k}: {t}" for k, t in texts.items()))
 
+    # --- executing (the oracle) -------------------------------------------------------------
+
+    def execute(self, results):
+        """Runs every program's main computation with ctff-run for each N and compares with the
+        oracle. The bytes are the compile-time bytes of the first compiler that printed them (every
+        variant's are compared above)."""
+        t0 = time.time()
+        ctff_run = str(Path(self.args.ctff_run).resolve())
+        edir = self.work / "exec"
+        if edir.exists():
+            shutil.rmtree(edir)
+        edir.mkdir(parents=True)
+        jobs = []
+        for seed in sorted(self.sources):
+            hexbytes = None
+            for c in self.compilers:
+                r = results.get(c.name, {}).get(seed)
+                if r and "ct.bytes" in r:
+                    hexbytes = r["ct.bytes"]
+                    break
+            if hexbytes is None:
+                continue  # did not compile or crashed: reported already
+            comp = edir / f"p{seed}.binpb"
+            comp.write_bytes(bytes.fromhex(hexbytes))
+            self.exec_stats["programs executed"] += 1
+            for n in self.args.clients:
+                try:
+                    ex = oracle.evaluate(self.programs[seed], n, oracle.arg_seed(seed, n))
+                except Exception as e:  # an oracle bug: report it, keep going
+                    self.fail(seed, f"oracle error (N={n})", repr(e))
+                    continue
+                argfile = None
+                if ex.arg_json is not None:
+                    argfile = edir / f"p{seed}.n{n}.json"
+                    argfile.write_text(ex.arg_json + "\n")
+                jobs.append((seed, n, comp, argfile, ex))
+        with cf.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
+            outs = list(pool.map(lambda j: self.run_ctff_run(ctff_run, *j[:4]), jobs))
+        for (seed, n, comp, argfile, ex), (rc, out, err) in zip(jobs, outs):
+            self.check_run(seed, n, argfile, ex, rc, out, err)
+        self.timing["execute"] += time.time() - t0
+
+    def run_ctff_run(self, ctff_run, seed, n, comp, argfile):
+        cmd = [ctff_run, str(comp), "--clients", str(n)] + ([str(argfile)] if argfile else [])
+        try:
+            r = subprocess.run(cmd, capture_output=True, timeout=self.args.exec_timeout)
+        except subprocess.TimeoutExpired:
+            return None, "", f"timed out after {self.args.exec_timeout} s"
+        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+    def check_run(self, seed, n, argfile, ex, rc, out, err):
+        st = self.exec_stats
+        st["runs"] += 1
+        arg = "no argument" if argfile is None else f"argument {ex.arg_json if len(ex.arg_json) < 300 else ex.arg_json[:300] + '...'} ({argfile.name})"
+        got_err = err.strip().splitlines()[-1][:300] if err.strip() else ""
+
+        def differ(what, expected, got):
+            st["disagreements"] += 1
+            self.fail(seed, f"execution differs (N={n})",
+                      f"{what}\n      {arg}\n      expected: {expected}\n      got: {got}")
+        if rc is None or rc not in (0, 1, 2):
+            st["crashes"] += 1
+            return differ("ctff-run did not exit with 0, 1 or 2", ex.expected_text(),
+                          f"exit {rc}: {got_err}")
+        if ex.indeterminate:
+            st["not compared"] += 1
+            return
+        if ex.exit != 0:
+            st["expected execution errors" if ex.exit == 1 else "expected bad input"] += 1
+            if rc != ex.exit:
+                return differ("exit status", ex.expected_text(),
+                              f"exit {rc}: " + (out.strip()[:300] if rc == 0 else got_err))
+            return
+        if rc != 0:
+            return differ("exit status", ex.expected_text(), f"exit {rc}: {got_err}")
+        text = out.strip()
+        if "\n" in text:
+            return differ("output is not one line", ex.expected_text(), text[:300])
+        try:
+            got = oracle.parse_output(text)
+        except ValueError as e:
+            return differ(f"output is not JSON ({e})", ex.expected_text(), text[:300])
+        d = oracle.compare(oracle.to_json(ex.type, ex.value, n), got, bool(ex.loose))
+        st["results compared"] += 1
+        if ex.loose:
+            st["loose"] += 1
+        if d:
+            return differ(f"value: {d}" + (f" [loose: {', '.join(sorted(ex.loose))}]" if ex.loose else ""),
+                          ex.expected_text()[:600], text[:600])
+
     def report(self, total, compile_time):
         n = len(self.sources) + sum(1 for s in self.failures if s not in self.sources)
         bad = len(self.failures)
@@ -458,6 +560,15 @@ class Driver:
                     log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed} --max-depth {self.args.max_depth})")
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
+        if self.args.ctff_run:
+            st = self.exec_stats
+            log(f"execution (ctff-run, N in {{{', '.join(map(str, self.args.clients))}}}): "
+                f"{st['programs executed']} programs, {st['runs']} runs, {st['results compared']} results compared "
+                f"({st['loose']} with a tolerance), {st['expected execution errors']} expected execution errors, "
+                f"{st['expected bad input']} expected bad input, {st['not compared']} not compared; "
+                f"{st['disagreements']} disagreements")
+        else:
+            log("execution: skipped (no --ctff-run)")
         log(f"differential: {n - bad}/{n} programs agree "
             f"({len(self.compilers)} compilers x compile/run time, inner callees); {total:.0f} s wall "
             f"(compiling {compile_time:.0f} s; cpu: {tm})")
@@ -481,6 +592,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--show", type=int, default=40, help="failing programs to print")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--ctff-run", help="a ctff-run executable: execute every program and compare with the "
+                    "oracle (oracle.py); without it the execution check is skipped")
+    ap.add_argument("--clients", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 3],
+                    help="numbers of clients of the execution check (default 0,1,3)")
+    ap.add_argument("--exec-timeout", type=int, default=120, help="seconds per ctff-run")
     args = ap.parse_args()
     sys.exit(Driver(args).run())
 
