@@ -7,10 +7,10 @@
 //
 // Output (value_to_json) is one line without spaces:
 //   * integers (every integer dtype) exactly, in decimal;
-//   * floats (float16, bfloat16 and float32 widened to double, float64) as std::to_chars's
-//     shortest form of the double, which reads back to the same double; when that form is all
-//     digits (`1`, `-0`, `100`) `.0` is appended, so a float always reads as a float (`1.0`,
-//     `-0.0`, `100.0`); otherwise it is kept as printed (`0.1`, `1e+20`, `1.5e-07`). NaN and
+//   * floats (float16, bfloat16 and float32 widened to double, float64) as Python's repr of the
+//     double: its shortest round-trip digits (std::to_chars), positional when the decimal point
+//     falls within 16 digits of the first one (`1.0`, `-0.0`, `0.1`, `123456792.0`,
+//     `0.0001`), else in exponent form (`1e-05`, `5.343857958189007e+18`, `1e+20`). NaN and
 //     ±inf are the strings "nan", "inf", "-inf" (any NaN, whatever its sign or payload);
 //   * complex as [re, im] of two such floats; bool as true/false;
 //   * strings as JSON strings, escaped by nlohmann/json (bytes that are not valid UTF-8 become
@@ -334,11 +334,46 @@ inline void json_put_double(std::string& out, double x) {
     out += x > 0 ? "\"inf\"" : "\"-inf\"";
     return;
   }
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  const std::string_view s(buf, static_cast<std::size_t>(r.ptr - buf));
-  out += s;
-  if (s.find_first_of(".e") == std::string_view::npos) out += ".0";
+  // The shortest round-trip digits and their exponent, laid out as Python's repr does:
+  // positional when the decimal point falls within 16 digits of the first, else `d.ddde+XX`.
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+  if (sci.front() == '-') {
+    out += '-';
+    sci.remove_prefix(1);
+  }
+  const std::size_t e_at = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e_at))
+    if (c != '.') digits += c;
+  int exp10 = 0;
+  std::from_chars(sci.data() + e_at + 1 + (sci[e_at + 1] == '+'), sci.data() + sci.size(), exp10);
+  const int point = exp10 + 1;  // digits before the decimal point
+  const int n = static_cast<int>(digits.size());
+  if (point <= -4 || point > 16) {
+    out += digits[0];
+    if (n > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    out += exp10 < 0 ? "e-" : "e+";
+    const int a = exp10 < 0 ? -exp10 : exp10;
+    if (a < 10) out += '0';
+    out += std::to_string(a);
+  } else if (point <= 0) {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-point), '0');
+    out += digits;
+  } else if (n > point) {
+    out.append(digits, 0, static_cast<std::size_t>(point));
+    out += '.';
+    out.append(digits, static_cast<std::size_t>(point));
+  } else {
+    out += digits;
+    out.append(static_cast<std::size_t>(point - n), '0');
+    out += ".0";
+  }
 }
 
 template <class I>
