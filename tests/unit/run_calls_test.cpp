@@ -302,13 +302,19 @@ TEST_CASE("run limits: steps, value bytes, clients and depth end the run with an
   static constexpr auto huge = computation<"huge">(
       [] { return generic_zero<tensor<dtype::float64, 1 << 20, 1 << 20, 1 << 20>>(); });
   CHECK_THROWS_AS(make_executor(0, 1).call(huge), execution_error);
-  // ... and the federated sum of zeros per client adds up too.
-  static constexpr auto sum_big = computation<"sum_big", at_clients<tensor<dtype::float32, 1000>>>(
-      [](auto v) { return federated_sum(v); });
+  // ... and what every client makes adds up (the argument, made by the caller, does not count;
+  // a sum accumulates in place: only the per-client results of the map count here).
+  static constexpr auto twice = computation<"twice", tensor<dtype::float32, 1000>>([](auto x) { return x + x; });
+  static constexpr auto map_big = computation<"map_big", at_clients<tensor<dtype::float32, 1000>>>(
+      [](auto v) { return federated_sum(federated_map(twice, v)); });
   run_limits small;
-  small.max_value_bytes = 100000;
-  CHECK_THROWS_AS(make_executor(std::nullopt, 2, small).call(sum_big, std::vector<std::vector<float>>(50, std::vector<float>(1000, 1.0f))),
-                  execution_error);
+  small.max_value_bytes = 100000;  // 50 clients x 4,000 bytes made by `twice`
+  const std::vector<std::vector<float>> clients(50, std::vector<float>(1000, 1.0f));
+  const auto m = error_of<execution_error>([&] { make_executor(std::nullopt, 2, small).call(map_big, clients); });
+  CHECK(m.problem().find("max_value_bytes") != std::string::npos);
+  CHECK(make_executor(std::nullopt, 2, small).call<std::vector<float>>(
+            map_big, std::vector<std::vector<float>>(3, std::vector<float>(1000, 1.0f))) ==
+        std::vector<float>(1000, 6.0f));
   // max_clients: given or inferred.
   run_limits few;
   few.max_clients = 10;

@@ -72,7 +72,12 @@ TEST_CASE("json: integers are exact in every integer dtype", "[run][json]") {
         "ctff: bad argument at arg: expected an integer in the range of int32 [-2147483648, 2147483647], got true");
 }
 
-TEST_CASE("json: floats print as the shortest double, visibly floats", "[run][json]") {
+TEST_CASE("json: floats print as Python's repr of the double", "[run][json]") {
+  // Expected texts: Python 3.11 repr(float(x)).
+  CHECK(round_trip<tensor<dtype::float64>>("1e16") == "1e+16");
+  CHECK(round_trip<tensor<dtype::float64>>("1e15") == "1000000000000000.0");
+  CHECK(round_trip<tensor<dtype::float64>>("0.0001") == "0.0001");
+  CHECK(round_trip<tensor<dtype::float64>>("5343857958189006848") == "5.343857958189007e+18");
   CHECK(round_trip<tensor<dtype::float64>>("1") == "1.0");
   CHECK(round_trip<tensor<dtype::float64>>("-0.0") == "-0.0");
   CHECK(round_trip<tensor<dtype::float64>>("100") == "100.0");
@@ -82,7 +87,7 @@ TEST_CASE("json: floats print as the shortest double, visibly floats", "[run][js
   CHECK(round_trip<tensor<dtype::float64>>("5e-324") == "5e-324");
   CHECK(round_trip<tensor<dtype::float64>>("1.7976931348623157e308") == "1.7976931348623157e+308");
   CHECK(round_trip<tensor<dtype::float64, 3>>("[\"nan\",\"inf\",\"-inf\"]") == "[\"nan\",\"inf\",\"-inf\"]");
-  CHECK(round_trip<tensor<dtype::float64>>("18446744073709551615") == "18446744073709551616.0");  // 2^64
+  CHECK(round_trip<tensor<dtype::float64>>("18446744073709551615") == "1.8446744073709552e+19");  // 2^64
   // float32 widened to double.
   CHECK(round_trip<tensor<dtype::float32>>("0.1") == "0.10000000149011612");
   CHECK(round_trip<tensor<dtype::float32>>("16777217") == "16777216.0");
