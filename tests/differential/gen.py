@@ -323,7 +323,9 @@ def c_string(bs: bytes) -> str:
     out = []
     for b in bs:
         ch = chr(b)
-        if ch.isalnum() or ch in " _-+.,:;!?()[]{}<>=/|~^&*%$#@`'":
+        # ASCII only: a byte >= 0x80 written as its Latin-1 character ('Ã' for 0xc3) would be
+        # encoded in UTF-8 by the compiler (two bytes), not as the byte itself.
+        if b < 0x80 and (ch.isalnum() or ch in " _-+.,:;!?()[]{}<>=/|~^&*%$#@`'"):
             out.append(ch)
         else:
             out.append("\\%03o" % b)  # octal: never swallows the next character
