@@ -205,6 +205,8 @@ class Ctx:
 
     def generic(self, op, a, b):
         def leaf(x, y):
+            if x.dtype in ("bool", "str") or y.dtype in ("bool", "str"):  # by dtype, even when empty
+                raise ExecError(f"generic operator on {x.dtype}")
             return Ten(x.dtype, x.shape, [self.arith(op, x.dtype, p, q) for p, q in zip(x.data, y.data)])
         return self.pointwise(leaf, a, b)
 

@@ -221,3 +221,14 @@ TEST_CASE("json: text that is not JSON, or too deep", "[run][json]") {
   CHECK(ctff::parse_json("[\"" + std::string(600, '[') + "\\\"\"]").size() == 1);
   CHECK_THROWS_WITH(ctff::parse_json("1e400"), "ctff: bad argument at arg: not JSON: number overflow parsing '1e400'");
 }
+
+TEST_CASE("json: the dimensions under an empty list come from the type", "[run][json]") {
+  // int32[?,3] given as []: shape [0,3] (the differential oracle's seed 400099 found [0,0]).
+  std::optional<std::size_t> n;
+  const auto d = ctff::describe<tensor<dtype::int32, ctff::unknown_dim, 3>>();
+  const auto v = ctff::value_from_json(ctff::parse_json("[]"), d, d.root, n);
+  CHECK(v.tensor().shape == std::vector<std::int64_t>{0, 3});
+  const auto u = ctff::describe<tensor<dtype::int32, ctff::unknown_dim, ctff::unknown_dim>>();
+  CHECK(ctff::value_from_json(ctff::parse_json("[]"), u, u.root, n).tensor().shape ==
+        std::vector<std::int64_t>{0, 0});
+}

@@ -227,8 +227,8 @@ class json_reader {
       constexpr dtype D = decltype(d)::value;
       tensor_shape_reader<D> r{this, t, want, std::vector<std::int64_t>(want.size(), -1), {}};
       r.walk(j, 0, path);
-      for (auto& s : r.shape)
-        if (s < 0) s = 0;  // a `?` inside an empty dimension
+      for (std::size_t k = 0; k != r.shape.size(); ++k)  // dimensions inside an empty list:
+        if (r.shape[k] < 0) r.shape[k] = want[k] >= 0 ? want[k] : 0;  // the type's, or 0 for `?`
       return make_tensor<D>(std::move(r.elements), std::move(r.shape));
     });
   }
