@@ -30,6 +30,8 @@
 #include <ctff/run.hpp>
 #include <ctff/run/json.hpp>
 
+#include "../common/computation_file.hpp"
+
 namespace {
 
 constexpr const char* usage =
@@ -42,58 +44,10 @@ constexpr const char* usage =
     "  --threads T   threads for per-client work (default 0: the hardware's)\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
 
-struct input_error {
-  std::string message;
-};
+using ctff_tools::binary_of;
+using ctff_tools::input_error;
+using ctff_tools::slurp;
 
-// Collects protobuf's text-format parse errors instead of logging them.
-class text_errors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
-    if (first.empty())
-      first = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) + ": " + message;
-  }
-  std::string first;
-};
-
-std::string slurp(const std::string& file) {
-  if (file == "-") {
-    std::ostringstream s;
-    s << std::cin.rdbuf();
-    return s.str();
-  }
-  std::ifstream f(file, std::ios::binary);
-  if (!f) throw input_error{"cannot open " + file};
-  return {std::istreambuf_iterator<char>(f), {}};
-}
-
-bool looks_like_text(const std::string& file) {
-  for (std::string_view ext : {".textproto", ".txtpb", ".pbtxt", ".prototxt"})
-    if (file.size() >= ext.size() && file.compare(file.size() - ext.size(), ext.size(), ext) == 0) return true;
-  return false;
-}
-
-// The binary form of COMP, as ctff-inspect reads it: binary first unless the name says text.
-std::string binary_of(const std::string& file, const std::string& data) {
-  std::string binary_problem;
-  if (!looks_like_text(file)) {
-    try {
-      (void)ctff::read_computation(data);
-      return data;
-    } catch (const ctff::read_error& e) {
-      binary_problem = e.what();
-    }
-  }
-  federated_language::Computation m;
-  google::protobuf::TextFormat::Parser parser;
-  text_errors errors;
-  parser.RecordErrorsTo(&errors);
-  if (parser.ParseFromString(data, &m)) return m.SerializeAsString();
-  if (!binary_problem.empty())
-    throw input_error{file + ": not a Computation: as binary, " + binary_problem + "; as text format, " +
-                      (errors.first.empty() ? std::string("unparsable") : errors.first)};
-  throw input_error{file + ": not a Computation in text format: " + errors.first};
-}
 
 // A decimal option value in [0, max].
 std::optional<std::uint64_t> number(std::string_view s, std::uint64_t max) {
