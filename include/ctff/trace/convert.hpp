@@ -18,6 +18,7 @@ namespace ctff::detail {
 struct operand {
   location loc;
   bool temp = false;  // a temporary: its bindings may be moved into argument order
+  bool floating = false;  // made from constants only: its bindings joined the trace when it met it
 };
 
 template <class X, class Enable = void>
@@ -157,6 +158,7 @@ constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
   for (auto& o : ops) {
     o.loc = resolve(o.loc);
     auto* c = o.loc.ctx;
+    o.floating = c->floating;
     if (c->floating && !o.temp) c->named = true;
     if (!c->floating) {
       if (target && !target->floating && target != c)
@@ -318,6 +320,15 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
   return first;
 }
 
+// Whether this evaluation goes through function arguments left to right.
+constexpr bool evaluates_left_to_right() {
+#if defined(__clang__)
+  return true;
+#else
+  return std::is_constant_evaluated();
+#endif
+}
+
 // Puts the windows of temporary operands back into argument order; returns where the window of
 // the value consuming them starts (no_node: it has none of its own operands).
 CTFF_DEFER
@@ -362,6 +373,16 @@ constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops) {
   bool in_order = true;
   for (std::size_t i = 0; i != t.size(); ++i) in_order = in_order && t[i] == by_pos[i];
   if (in_order) return lo;
+  // Evaluated left to right (constant evaluation, clang's generated code), one call's arguments
+  // are never out of order: windows out of order there are variables moved into the call
+  // (`make_struct(std::move(x), std::move(y))`), which Python binds where they were made. Only
+  // floating values are put back. (g++'s generated code cannot tell those variables from its
+  // own right-to-left order, which it puts back: docs/design.md.)
+  if (evaluates_left_to_right()) {
+    bool any_floating = false;
+    for (auto* o : t) any_floating = any_floating || o->floating;
+    if (!any_floating) return lo;
+  }
   // Out of order: every binding since lo must belong to exactly one window, and the binding before
   // lo must visibly belong to an earlier statement (a variable holds it, or an earlier call used
   // it); otherwise the evaluation order cannot be undone.
