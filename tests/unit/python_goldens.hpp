@@ -2,6 +2,8 @@
 // twins of the programs in tests/unit/TEST_test.cpp; federated_language 0.5.3 traced them and its
 // outputs are the files tests/goldens/python/TEST/CASE.{binpb,type.txt,compact.txt,formatted.txt,
 // structural.txt} (how: tests/goldens/README.md). Nothing here is written by ctff.
+// A test that includes this header includes "parse_back.hpp" too, so that tests/CMakeLists.txt
+// leaves it out of a build without protobuf.
 #pragma once
 
 #include <catch2/catch.hpp>
