@@ -138,9 +138,20 @@ def _():
 
 
 # a nested computation named like the enclosing trace is renamed name_1 (defect 7)
+# ctff cannot see where a ctff::computation was defined and renames one used in
+# a trace of its name as if it were defined inside that trace's body (docs/design.md,
+# "Name clashes"); the twins say so. Defined at module level instead, Python
+# keeps the name f: the module_level_* goldens below, which ctff does not match.
+def local_f():
+  @comp_named('f', at_s(int32))
+  def f(x):
+    return fl.federated_broadcast(x)
+  return f
+
+
 @case('nested_same_name', StructType([at_s(int32), int32]), fn_name='f')
 def _(a):
-  return inner_f(a[0])
+  return local_f()(a[0])
 
 
 @case('nested_other_name', StructType([at_s(int32), int32]), fn_name='g')
@@ -149,6 +160,18 @@ def _(a):
 
 
 @case('nested_same_name_on_constant', int32, fn_name='f')
+def _(x):
+  del x
+  f = local_f()
+  return f(fl.federated_value(3, SERVER))
+
+
+@case('module_level_same_name', StructType([at_s(int32), int32]), fn_name='f')
+def _(a):
+  return inner_f(a[0])
+
+
+@case('module_level_same_name_on_constant', int32, fn_name='f')
 def _(x):
   del x
   return inner_f(fl.federated_value(3, SERVER))
