@@ -3,6 +3,9 @@
 // arguments in; values made from constants only too. Each program is traced at compile time and
 // at run time (a capturing lambda); both must give the expected text and the same bytes, which
 // protobuf must parse. Where C++ cannot know Python's order, the trace fails with a ctff: error.
+// Every program that traces has a Python twin (tests/goldens/python/binding_rules.py): both traces
+// must also equal federated_language 0.5.3's outputs for it (tests/goldens/python/binding_rules/,
+// named by the first argument of check_both). The ctff: errors are C++ only and have no golden.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -15,6 +18,7 @@
 #include <ctff/proto.hpp>
 
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -33,15 +37,16 @@ struct at_run_time {
   }
 };
 
-// Traces `Body` at compile time and at run time under the name N with parameters Ps.
+// Traces `Body` at compile time and at run time under the name N with parameters Ps; both must
+// equal Python's golden `golden` and the hand-derived `expected`.
 template <fixed_string N, class... Ps, class Body>
-void check_both(Body, std::string_view expected) {
+void check_both(std::string_view golden, Body, std::string_view expected) {
   constexpr auto ct = computation<N, Ps...>(Body{});
   const auto rt = computation<N, Ps...>(at_run_time<Body>{});
+  ctff_test::check_python("binding_rules", golden, ct);
+  ctff_test::check_python("binding_rules", golden, rt);
   CHECK(ct.compact() == expected);
   CHECK(rt.compact() == expected);
-  CHECK(rt.bytes() == ct.bytes());
-  ctff_test::require_parses(ct.bytes());
 }
 
 // Runs the run-time trace of Body and returns the ctff: message it failed with ("" if none).
@@ -63,14 +68,14 @@ constexpr auto helper = [](auto v) {
 
 TEST_CASE("a helper keeping results in locals binds them in argument order (defect 5)", "[binding]") {
   // g++'s generated code evaluates helper(b) first; the trace puts helper(a)'s calls first.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("helper_locals",
       [](auto a, auto b) { return federated_zip(helper(a), helper(b)); },
       "(c_arg -> (let fc_c_symbol_0=federated_sum(c_arg[0]),fc_c_symbol_1=federated_broadcast("
       "fc_c_symbol_0),fc_c_symbol_2=federated_sum(c_arg[1]),fc_c_symbol_3=federated_broadcast("
       "fc_c_symbol_2),fc_c_symbol_4=federated_zip_at_clients(<fc_c_symbol_1,fc_c_symbol_3>) in "
       "fc_c_symbol_4))");
   // Nested: the helpers' windows move inside the outer zip's window.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("helper_locals_nested",
       [](auto a, auto b) {
         return make_struct(federated_zip(helper(a), helper(b)), federated_sum(helper(b)));
       },
@@ -80,7 +85,7 @@ TEST_CASE("a helper keeping results in locals binds them in argument order (defe
       "fc_c_symbol_5=federated_sum(c_arg[1]),fc_c_symbol_6=federated_broadcast(fc_c_symbol_5),"
       "fc_c_symbol_7=federated_sum(fc_c_symbol_6) in <fc_c_symbol_4,fc_c_symbol_7>))");
   // A variable of the enclosing body is not moved with the helper that uses it.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("helper_locals_body_variable",
       [](auto a, auto b) {
         auto m = federated_max(a);
         return federated_zip(federated_broadcast(m), helper(b));
@@ -92,14 +97,14 @@ TEST_CASE("a helper keeping results in locals binds them in argument order (defe
 }
 
 TEST_CASE("a value made from constants is bound once, where it is made (defect 4)", "[binding]") {
-  check_both<"c", ci>(
+  check_both<"c", ci>("constant_where_made",
       [](auto x) {
         auto b = federated_value(2, SERVER);
         return std::tuple{b, federated_broadcast(b), x};
       },
       "(c_arg -> (let fc_c_symbol_0=federated_value_at_server(2),fc_c_symbol_1="
       "federated_broadcast(fc_c_symbol_0) in <fc_c_symbol_0,fc_c_symbol_1,c_arg>))");
-  check_both<"c">(
+  check_both<"c">("constant_where_made_no_parameter",
       [] {
         auto b = federated_value(2, SERVER);
         return std::tuple{b, federated_broadcast(b)};
@@ -107,12 +112,12 @@ TEST_CASE("a value made from constants is bound once, where it is made (defect 4
       "( -> (let fc_c_symbol_0=federated_value_at_server(2),fc_c_symbol_1=federated_broadcast("
       "fc_c_symbol_0) in <fc_c_symbol_0,fc_c_symbol_1>))");
   // Made before the parameter's call in the same expression: bound before it.
-  check_both<"c", ci>(
+  check_both<"c", ci>("constant_before_call",
       [](auto x) { return std::tuple{federated_value(100.0f, SERVER), federated_sum(x)}; },
       "(c_arg -> (let fc_c_symbol_0=federated_value_at_server(100.0),fc_c_symbol_1="
       "federated_sum(c_arg) in <fc_c_symbol_0,fc_c_symbol_1>))");
   // Made and consumed after an earlier statement's call: bound after it.
-  check_both<"c", ci>(
+  check_both<"c", ci>("constant_after_statement",
       [](auto x) {
         auto s = federated_sum(x);
         return std::tuple{s, federated_broadcast(federated_value(1, SERVER))};
@@ -120,7 +125,7 @@ TEST_CASE("a value made from constants is bound once, where it is made (defect 4
       "(c_arg -> (let fc_c_symbol_0=federated_sum(c_arg),fc_c_symbol_1=federated_value_at_server("
       "1),fc_c_symbol_2=federated_broadcast(fc_c_symbol_1) in <fc_c_symbol_0,fc_c_symbol_2>))");
   // Parenthesised (run time: right to left on g++) and braced.
-  check_both<"c">(
+  check_both<"c">("constants_only",
       [] { return std::tuple(federated_value(10, SERVER), federated_value(2.5f, CLIENTS)); },
       "( -> (let fc_c_symbol_0=federated_value_at_server(10),fc_c_symbol_1="
       "federated_value_at_clients(2.5) in <fc_c_symbol_0,fc_c_symbol_1>))");
@@ -154,15 +159,24 @@ TEST_CASE("where C++ cannot know Python's order, the trace fails with a ctff: er
 constexpr auto inner_f = computation<"f", at_server<std::int32_t>>([](auto x) { return federated_broadcast(x); });
 
 TEST_CASE("a nested computation named like the enclosing trace is renamed name_1 (defect 7)", "[binding]") {
-  check_both<"f", struct_<at_server<std::int32_t>, std::int32_t>>(
+  check_both<"f", struct_<at_server<std::int32_t>, std::int32_t>>("nested_same_name",
       [](auto a) { return inner_f(get<0>(a)); },
       "(f_arg -> (let fc_f_symbol_0=(f_1_arg -> (let fc_f_1_symbol_0=federated_broadcast(f_1_arg) "
       "in fc_f_1_symbol_0))(f_arg[0]) in fc_f_symbol_0))");
   // Another name: embedded as it is.
-  check_both<"g", struct_<at_server<std::int32_t>, std::int32_t>>(
+  check_both<"g", struct_<at_server<std::int32_t>, std::int32_t>>("nested_other_name",
       [](auto a) { return inner_f(get<0>(a)); },
       "(g_arg -> (let fc_g_symbol_0=(f_arg -> (let fc_f_symbol_0=federated_broadcast(f_arg) in "
       "fc_f_symbol_0))(g_arg[0]) in fc_g_symbol_0))");
+
+  // The Python twins define f inside the body that uses it. Defined at module level, as inner_f
+  // is in C++, Python keeps its name (f_arg inside f_arg): ctff cannot tell a ctff::computation's
+  // place of definition and renames it (docs/design.md, "Name clashes"). A known difference, pinned.
+  constexpr auto same_name = computation<"f", struct_<at_server<std::int32_t>, std::int32_t>>(
+      [](auto a) { return inner_f(get<0>(a)); });
+  CHECK(std::string(same_name.compact()) !=
+        ctff_test::python_golden("binding_rules", "module_level_same_name", "compact.txt"));
+  CHECK(std::string(same_name.compact()).find("(f_1_arg -> ") != std::string::npos);
 
   // A run-time computation (a capturing lambda) used in a trace of its name is traced anew too,
   // from both kinds of caller; also inside a floating context (called on a constant). (Found by
@@ -176,15 +190,17 @@ TEST_CASE("a nested computation named like the enclosing trace is renamed name_1
       "in fc_f_1_symbol_0))(f_arg[0]) in fc_f_symbol_0))";
   const auto outer_rt = computation<"f", struct_<at_server<std::int32_t>, std::int32_t>>(
       [&rt_f](auto a) { return rt_f(get<0>(a)); });
+  ctff_test::check_python("binding_rules", "nested_same_name", outer_rt);
   CHECK(outer_rt.compact() == renamed);
-  ctff_test::require_parses(outer_rt.bytes());
   const auto g_rt = computation<"g", struct_<at_server<std::int32_t>, std::int32_t>>(
       [&rt_f](auto a) { return rt_f(get<0>(a)); });
+  ctff_test::check_python("binding_rules", "nested_other_name", g_rt);
   CHECK(g_rt.compact() ==
         "(g_arg -> (let fc_g_symbol_0=(f_arg -> (let fc_f_symbol_0=federated_broadcast(f_arg) in "
         "fc_f_symbol_0))(g_arg[0]) in fc_g_symbol_0))");
   const auto floating = computation<"f", std::int32_t>(
       [&rt_f](auto) { return rt_f(federated_value(3, SERVER)); });
+  ctff_test::check_python("binding_rules", "nested_same_name_on_constant", floating);
   CHECK(floating.compact() ==
         "(f_arg -> (let fc_f_symbol_0=federated_value_at_server(3),fc_f_symbol_1=(f_1_arg -> (let "
         "fc_f_1_symbol_0=federated_broadcast(f_1_arg) in fc_f_1_symbol_0))(fc_f_symbol_0) in "
@@ -199,18 +215,20 @@ TEST_CASE("calls zip a struct of federated values implicitly; generic intrinsics
           "[binding]") {
   constexpr std::string_view pairsum_text =
       "(pairsum_arg -> (let fc_pairsum_symbol_0=federated_sum(pairsum_arg) in fc_pairsum_symbol_0))";
-  check_both<"autozip", ci, ci>(
+  check_both<"autozip", ci, ci>("implicit_zip",
       [](auto a, auto b) { return pairsum(make_struct(a, b)); },
       std::string("(autozip_arg -> (let fc_autozip_symbol_0=") + std::string(pairsum_text) +
           "(federated_zip_at_clients(<autozip_arg[0],autozip_arg[1]>)) in fc_autozip_symbol_0))");
-  check_both<"autozip", ci, ci>(
+  // Two arguments for one federated parameter: C++ only (Python's pack_args refuses them); held
+  // to the golden of the struct form.
+  check_both<"autozip", ci, ci>("implicit_zip",
       [](auto a, auto b) { return pairsum(a, b); },
       std::string("(autozip_arg -> (let fc_autozip_symbol_0=") + std::string(pairsum_text) +
           "(federated_zip_at_clients(<autozip_arg[0],autozip_arg[1]>)) in fc_autozip_symbol_0))");
-  check_both<"add", struct_<std::int32_t, std::int32_t>>(
+  check_both<"add", struct_<std::int32_t, std::int32_t>>("generic_plus_struct",
       [](auto add_arg) { return generic_plus(add_arg); },
       "(add_arg -> (let fc_add_symbol_0=generic_plus(add_arg) in fc_add_symbol_0))");
-  check_both<"mul", std::int32_t>(
+  check_both<"mul", std::int32_t>("generic_multiply",
       [](auto x) { return generic_multiply(x, 3); },
       "(mul_arg -> (let fc_mul_symbol_0=generic_multiply(<mul_arg,3>) in fc_mul_symbol_0))");
 }
@@ -227,7 +245,7 @@ constexpr auto two = ctff::computation<"two", ctff::arg<"a", std::int32_t>, ctff
 TEST_CASE("a two-parameter computation called on another call's result", "[binding]") {
   constexpr std::string_view two_text =
       "(two_arg -> (let fc_two_symbol_0=generic_plus(<two_arg[0],two_arg[1]>) in fc_two_symbol_0))";
-  check_both<"outer", std::int32_t>(
+  check_both<"outer", std::int32_t>("two_parameters",
       [](auto x) {
         auto y = two(x, 1);
         return two(y, x);
@@ -244,7 +262,7 @@ namespace {
 TEST_CASE("unused calls stay bound, in creation order; variables never move", "[binding]") {
   // g++ at run time evaluates federated_broadcast(m) before federated_sum(b); the binding before
   // them is the variable m, so the order is recoverable.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_calls",
       [](auto a, auto b) {
         federated_sum(a);
         auto m = federated_max(b);
@@ -265,15 +283,16 @@ constexpr auto three = ctff::computation<"three">([] { return 3; });
 // made from constants only, is bound where it is made. (Found by the differential test: such a
 // call did not compile.)
 TEST_CASE("a computation without parameter is called with no argument", "[binding]") {
-  check_both<"m", std::int32_t>(
+  check_both<"m", std::int32_t>("no_parameter_call",
       [](auto x) { return make_struct(x, three()); },
       "(m_arg -> (let fc_m_symbol_0=( -> 3)() in <m_arg,fc_m_symbol_0>))");
-  check_both<"m", ci>(
+  check_both<"m", ci>("no_parameter_call_between",
       [](auto x) { return make_struct(federated_sum(x), three(), federated_sum(x)); },
       "(m_arg -> (let fc_m_symbol_0=federated_sum(m_arg),fc_m_symbol_1=( -> 3)(),"
       "fc_m_symbol_2=federated_sum(m_arg) in <fc_m_symbol_0,fc_m_symbol_1,fc_m_symbol_2>))");
   constexpr auto none = computation<"none">([] { return three(); });
   STATIC_REQUIRE(none.compact() == "( -> (let fc_none_symbol_0=( -> 3)() in fc_none_symbol_0))");
+  ctff_test::check_python("binding_rules", "no_parameter_call_only", none);
 }
 
 }  // namespace
@@ -289,7 +308,7 @@ constexpr auto pair = computation<"pair", std::int32_t>([](auto x) { return std:
 // carried the variable's bindings, and a later argument's call looked out of order.)
 TEST_CASE("a selection from a variable brings no bindings into its argument", "[binding]") {
   constexpr std::string_view pair_text = "(pair_arg -> <pair_arg,pair_arg>)";
-  check_both<"m", std::int32_t>(
+  check_both<"m", std::int32_t>("selection_from_variable",
       [](auto x) {
         auto p = pair(x);
         return make_struct(pair(x), get<1>(p), p[0_c]);
@@ -297,7 +316,7 @@ TEST_CASE("a selection from a variable brings no bindings into its argument", "[
       std::string("(m_arg -> (let fc_m_symbol_0=") + std::string(pair_text) +
           "(m_arg),fc_m_symbol_1=" + std::string(pair_text) +
           "(m_arg) in <fc_m_symbol_1,fc_m_symbol_0[1],fc_m_symbol_0[0]>))");
-  check_both<"f", ci>(
+  check_both<"f", ci>("selection_from_federated_variable",
       [](auto x) {
         auto v = federated_map(pair, x);
         return make_struct(federated_sum(x), get<0>(v));
@@ -306,7 +325,7 @@ TEST_CASE("a selection from a variable brings no bindings into its argument", "[
           ",f_arg>),fc_f_symbol_1=federated_sum(f_arg) in "
           "<fc_f_symbol_1,federated_map(<(x -> x[0]),fc_f_symbol_0>)>))");
   // A selection from a temporary keeps the temporary's calls in its argument's window.
-  check_both<"t", std::int32_t>(
+  check_both<"t", std::int32_t>("selection_from_temporary",
       [](auto x) { return make_struct(get<0>(pair(x)), pair(x)); },
       std::string("(t_arg -> (let fc_t_symbol_0=") + std::string(pair_text) +
           "(t_arg),fc_t_symbol_1=" + std::string(pair_text) +
@@ -321,7 +340,7 @@ namespace {
 // (federated_max) is held inline by the live struct s, so it visibly belongs to an earlier
 // statement and the order is restored. (Found by the differential test: the trace failed.)
 TEST_CASE("a call held by a struct variable is known to precede reordered arguments", "[binding]") {
-  check_both<"h", ci>(
+  check_both<"h", ci>("struct_variable",
       [](auto x) {
         auto s = make_struct(federated_sum(x), federated_max(x));
         return make_struct(federated_min(x), federated_zip(s));
@@ -340,7 +359,7 @@ namespace {
 // them (not a helper's local of the first-evaluated one), and the unused u before it does not
 // make the order unknowable. (Found by the differential test: the trace failed.)
 TEST_CASE("a variable used by several reordered arguments precedes them all", "[binding]") {
-  check_both<"r", at_server<std::int32_t>>(
+  check_both<"r", at_server<std::int32_t>>("variable_used_twice",
       [](auto x) {
         auto u = federated_broadcast(x);
         auto v = federated_broadcast(x);
@@ -364,17 +383,17 @@ constexpr auto pair_helper = [](auto v) {
 };
 
 TEST_CASE("a struct a helper returns carries the helper's calls into argument order", "[binding]") {
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct",
       [](auto a, auto b) { return make_struct(federated_max(a), pair_helper(b)); },
       "(p_arg -> (let fc_p_symbol_0=federated_max(p_arg[0]),fc_p_symbol_1=federated_sum("
       "p_arg[1]) in <fc_p_symbol_0,<p_arg[1],fc_p_symbol_1>>))");
   // An element of it (Python takes a Struct's element itself, no Selection).
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct_element",
       [](auto a, auto b) { return make_struct(federated_max(a), get<1>(pair_helper(b))); },
       "(p_arg -> (let fc_p_symbol_0=federated_max(p_arg[0]),fc_p_symbol_1=federated_sum("
       "p_arg[1]) in <fc_p_symbol_0,fc_p_symbol_1>))");
   // Made by an earlier statement and kept in a variable: not moved.
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct_kept",
       [](auto a, auto b) {
         auto kept = pair_helper(b);
         return make_struct(federated_max(a), kept);
@@ -384,7 +403,7 @@ TEST_CASE("a struct a helper returns carries the helper's calls into argument or
   // An element of that variable used by a call: the variable still holds the helper's call, which
   // stays before a value made from constants in an earlier argument. (Differential test, seed
   // 223: taken for the element's own, the trace failed.)
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct_kept_element_call",
       [](auto a, auto b) {
         auto kept = pair_helper(b);
         return make_struct(federated_max(a), federated_broadcast(get<1>(kept)));
@@ -392,7 +411,7 @@ TEST_CASE("a struct a helper returns carries the helper's calls into argument or
       "(p_arg -> (let fc_p_symbol_0=federated_sum(p_arg[1]),fc_p_symbol_1=federated_max("
       "p_arg[0]),fc_p_symbol_2=federated_broadcast(fc_p_symbol_0) in <fc_p_symbol_1,"
       "fc_p_symbol_2>))");
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct_kept_then_constant",
       [](auto, auto b) {
         auto kept = pair_helper(b);
         return make_struct(federated_value(2, SERVER), federated_broadcast(get<1>(kept)));
@@ -402,7 +421,7 @@ TEST_CASE("a struct a helper returns carries the helper's calls into argument or
       "<fc_p_symbol_1,fc_p_symbol_2>))");
   // The variable inside a new struct passed to a call: still the variable's (long run, seed
   // 100928: g++'s run-time order was kept).
-  check_both<"p", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"p", arg<"a", ci>, arg<"b", ci>>("helper_struct_kept_in_struct",
       [](auto a, auto b) {
         auto kept = pair_helper(b);
         return make_struct(federated_max(a), make_struct(kept, b));
@@ -420,7 +439,7 @@ namespace {
 // helper local. (g++ at run time evaluates the elements right to left; the trace put v after
 // federated_max. Found by the differential long run, seed 100439, where it threw instead.)
 TEST_CASE("a local of the traced function used by one element of its result stays first", "[binding]") {
-  check_both<"q", ci>(
+  check_both<"q", ci>("body_local_last_element",
       [](auto x) {
         auto v = federated_sum(x);
         return std::tuple(federated_max(x), federated_broadcast(v));
@@ -428,7 +447,7 @@ TEST_CASE("a local of the traced function used by one element of its result stay
       "(q_arg -> (let fc_q_symbol_0=federated_sum(q_arg),fc_q_symbol_1=federated_max(q_arg),"
       "fc_q_symbol_2=federated_broadcast(fc_q_symbol_0) in <fc_q_symbol_1,fc_q_symbol_2>))");
   // A helper's local in the same place is the helper's (defect 5's rule, in a result).
-  check_both<"q", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"q", arg<"a", ci>, arg<"b", ci>>("helper_local_last_element",
       [](auto a, auto b) { return std::tuple(federated_max(a), helper(b)); },
       "(q_arg -> (let fc_q_symbol_0=federated_max(q_arg[0]),fc_q_symbol_1=federated_sum("
       "q_arg[1]),fc_q_symbol_2=federated_broadcast(fc_q_symbol_1) in <fc_q_symbol_0,"
@@ -465,20 +484,20 @@ TEST_CASE("an unused result between a helper's locals is bound with the helper (
       "(c_arg -> (let fc_c_symbol_0=federated_min(c_arg[0]),fc_c_symbol_1=federated_sum(c_arg[1]),"
       "fc_c_symbol_2=federated_max(c_arg[1]),fc_c_symbol_3=federated_broadcast(fc_c_symbol_1) in "
       "<fc_c_symbol_0,fc_c_symbol_3>))";
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_helper",
       [](auto a, auto b) { return make_struct(federated_min(a), gap_helper(b)); }, one);
   // In the traced function's result (a parenthesised tuple: right to left on g++).
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_helper",
       [](auto a, auto b) { return std::tuple(federated_min(a), gap_helper(b)); }, one);
   // Both arguments helpers.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_both_helpers",
       [](auto a, auto b) { return federated_zip(gap_helper(a), gap_helper(b)); },
       "(c_arg -> (let fc_c_symbol_0=federated_sum(c_arg[0]),fc_c_symbol_1=federated_max(c_arg[0]),"
       "fc_c_symbol_2=federated_broadcast(fc_c_symbol_0),fc_c_symbol_3=federated_sum(c_arg[1]),"
       "fc_c_symbol_4=federated_max(c_arg[1]),fc_c_symbol_5=federated_broadcast(fc_c_symbol_3),"
       "fc_c_symbol_6=federated_zip_at_clients(<fc_c_symbol_2,fc_c_symbol_5>) in fc_c_symbol_6))");
   // Several unused results, one the operand of another.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_operand_of_unused",
       [](auto a, auto b) { return make_struct(federated_max(a), gap_helper_2(b)); },
       "(c_arg -> (let fc_c_symbol_0=federated_max(c_arg[0]),fc_c_symbol_1=federated_sum(c_arg[1]),"
       "fc_c_symbol_2=federated_min(c_arg[1]),fc_c_symbol_3=federated_max(c_arg[1]),"
@@ -486,31 +505,31 @@ TEST_CASE("an unused result between a helper's locals is bound with the helper (
       "fc_c_symbol_1) in <fc_c_symbol_0,fc_c_symbol_5>))");
   // A struct of the helper's locals, and elements selected from it. (Before, g++'s run-time order
   // was kept: a wrong order, not a refusal.)
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_helper_struct",
       [](auto a, auto b) { return make_struct(federated_min(a), gap_pair(b)); },
       "(c_arg -> (let fc_c_symbol_0=federated_min(c_arg[0]),fc_c_symbol_1=federated_sum(c_arg[1]),"
       "fc_c_symbol_2=federated_max(c_arg[1]) in <fc_c_symbol_0,<c_arg[1],fc_c_symbol_1>>))");
   constexpr std::string_view element =
       "(c_arg -> (let fc_c_symbol_0=federated_min(c_arg[0]),fc_c_symbol_1=federated_sum(c_arg[1]),"
       "fc_c_symbol_2=federated_max(c_arg[1]) in <fc_c_symbol_0,fc_c_symbol_1>))";
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_helper_struct_element",
       [](auto a, auto b) { return make_struct(federated_min(a), get<1>(gap_pair(b))); }, element);
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_in_helper_struct_element",
       [](auto a, auto b) { return make_struct(federated_min(a), gap_pair(b)[1_c]); }, element);
 }
 
 // Traces Body at compile time (must give `expected`) and at run time, which must give `expected`
 // too or fail with the out-of-order error: never another order.
 template <fixed_string N, class... Ps, class Body>
-void check_or_refused(Body, std::string_view expected) {
+void check_or_refused(std::string_view golden, Body, std::string_view expected) {
   constexpr auto ct = computation<N, Ps...>(Body{});
+  ctff_test::check_python("binding_rules", golden, ct);
   CHECK(ct.compact() == expected);
-  ctff_test::require_parses(ct.bytes());
   std::string failure;
   try {
     const auto rt = computation<N, Ps...>(at_run_time<Body>{});
+    ctff_test::check_python("binding_rules", golden, rt);
     CHECK(rt.compact() == expected);
-    CHECK(rt.bytes() == ct.bytes());
   } catch (const trace_failure& e) {
     failure = e.what();
   }
@@ -537,7 +556,7 @@ constexpr auto lead_helper = [](auto v) {
 // silently give the second the first's order.)
 TEST_CASE("an unused result before out-of-order arguments: an earlier statement's or a helper's", "[binding]") {
   using namespace std::string_literals;
-  check_or_refused<"c", at_server<std::int32_t>, p1_t, p2_t, std::int32_t>(
+  check_or_refused<"c", at_server<std::int32_t>, p1_t, p2_t, std::int32_t>("unused_before_arguments",
       [](auto p0, auto p1, auto p2, auto) {
         auto v0 = federated_map(add_one, p0);
         (void)federated_broadcast(p2);
@@ -548,7 +567,7 @@ TEST_CASE("an unused result before out-of-order arguments: an earlier statement'
           "fc_c_symbol_0),fc_c_symbol_3=federated_sum(fc_c_symbol_2),fc_c_symbol_4="
           "federated_zip_at_server(<c_arg[2],c_arg[1],fc_c_symbol_0>) in <r0=fc_c_symbol_3,"
           "r1=fc_c_symbol_4>))");
-  check_or_refused<"c", at_server<std::int32_t>, p1_t, p2_t, std::int32_t>(
+  check_or_refused<"c", at_server<std::int32_t>, p1_t, p2_t, std::int32_t>("unused_leading_lambda",
       [](auto p0, auto p1, auto p2, auto) {
         auto v0 = federated_map(add_one, p0);
         return make_struct<"r0", "r1">(federated_sum(federated_broadcast(v0)), [&] {
@@ -562,11 +581,11 @@ TEST_CASE("an unused result before out-of-order arguments: an earlier statement'
           "federated_zip_at_server(<c_arg[2],c_arg[1],fc_c_symbol_0>) in <r0=fc_c_symbol_2,"
           "r1=fc_c_symbol_4>))");
   // The same pair with a named helper; and an unused statement at the start of the body.
-  check_or_refused<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_or_refused<"c", arg<"a", ci>, arg<"b", ci>>("unused_leading_helper",
       [](auto a, auto b) { return make_struct(federated_min(a), lead_helper(b)); },
       "(c_arg -> (let fc_c_symbol_0=federated_min(c_arg[0]),fc_c_symbol_1=federated_max(c_arg[1]),"
       "fc_c_symbol_2=federated_sum(c_arg[1]) in <fc_c_symbol_0,fc_c_symbol_2>))");
-  check_or_refused<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_or_refused<"c", arg<"a", ci>, arg<"b", ci>>("unused_statement_first",
       [](auto a, auto b) {
         federated_max(b);
         return make_struct(federated_min(a), federated_sum(b));
@@ -574,7 +593,7 @@ TEST_CASE("an unused result before out-of-order arguments: an earlier statement'
       "(c_arg -> (let fc_c_symbol_0=federated_max(c_arg[1]),fc_c_symbol_1=federated_min(c_arg[0]),"
       "fc_c_symbol_2=federated_sum(c_arg[1]) in <fc_c_symbol_1,fc_c_symbol_2>))");
   // Named first (the generator's rule 5), the order is known on every compiler.
-  check_both<"c", arg<"a", ci>, arg<"b", ci>>(
+  check_both<"c", arg<"a", ci>, arg<"b", ci>>("unused_statement_then_named",
       [](auto a, auto b) {
         federated_max(b);
         auto m = federated_min(a);
@@ -593,7 +612,7 @@ TEST_CASE("values made from constants only: the porting guide's idioms bind like
           "[binding]") {
   using cf = at_clients<float>;
   // total, n = federated_sum(h), federated_sum(federated_value(1, CLIENTS)); return total, n
-  check_both<"c", cf>(
+  check_both<"c", cf>("idiom_sum_of_constant",
       [](auto h) {
         auto [total, n] = make_struct(federated_sum(h), federated_sum(federated_value(1, CLIENTS)));
         return std::tuple{total, n};
@@ -602,7 +621,7 @@ TEST_CASE("values made from constants only: the porting guide's idioms bind like
       "fc_c_symbol_2=federated_sum(fc_c_symbol_1) in <fc_c_symbol_0,fc_c_symbol_2>))");
   // lr = federated_value(0.1, SERVER); s = federated_sum(h); b = federated_broadcast(lr)
   // return s, b
-  check_both<"c", cf>(
+  check_both<"c", cf>("idiom_constant_then_call",
       [](auto h) {
         auto [lr, s] = make_struct(federated_value(0.1f, SERVER), federated_sum(h));
         auto b = federated_broadcast(lr);
@@ -611,7 +630,7 @@ TEST_CASE("values made from constants only: the porting guide's idioms bind like
       "(c_arg -> (let fc_c_symbol_0=federated_value_at_server(0.1),fc_c_symbol_1=federated_sum(c_arg),"
       "fc_c_symbol_2=federated_broadcast(fc_c_symbol_0) in <fc_c_symbol_1,fc_c_symbol_2>))");
   // return federated_sum(h), federated_value(2.0, SERVER)
-  check_both<"d", cf>(
+  check_both<"d", cf>("idiom_constant_last",
       [](auto h) { return std::tuple{federated_sum(h), federated_value(2.0f, SERVER)}; },
       "(d_arg -> (let fc_d_symbol_0=federated_sum(d_arg),fc_d_symbol_1=federated_value_at_server(2.0) "
       "in <fc_d_symbol_0,fc_d_symbol_1>))");

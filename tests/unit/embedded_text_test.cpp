@@ -1,7 +1,9 @@
 // The printed forms of a computation used inside another: its own line breaks take the indent of
 // the place it is used, a multi-line literal's lines stay as they are (Python's formatted printer
 // indents the lines it makes, never the inside of one literal's str()). Expected texts are
-// derived by hand from federated_language's _string_representation rules.
+// derived by hand from federated_language's _string_representation rules, and each program is also
+// held to Python's outputs for its twin (tests/goldens/python/embedded_text.py and
+// tests/goldens/python/embedded_text/).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -11,6 +13,7 @@
 #include <ctff/ctff.hpp>
 
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -57,7 +60,8 @@ TEST_CASE("a multi-line literal inside an embedded computation keeps its lines",
   STATIC_REQUIRE(inner.formatted() == inner_formatted);
   STATIC_REQUIRE(outer.compact() == outer_compact);
   STATIC_REQUIRE(outer.formatted() == outer_formatted);
-  ctff_test::require_parses(outer.bytes());
+  ctff_test::check_python("embedded_text", "inner", inner);
+  ctff_test::check_python("embedded_text", "outer", outer);
 
   // Run-time traces: a run-time callee, and a compile-time callee in a run-time caller.
   int k = 1;
@@ -72,6 +76,9 @@ TEST_CASE("a multi-line literal inside an embedded computation keeps its lines",
   auto rt_outer_static_inner = ctff::computation<"outer", std::int32_t>(
       [k](auto x) { return ctff::make_struct(x, k == 1 ? inner(x) : inner(x)); });
   CHECK(rt_outer_static_inner.formatted() == outer_formatted);
+  ctff_test::check_python("embedded_text", "inner", rt_inner);
+  ctff_test::check_python("embedded_text", "outer", rt_outer);
+  ctff_test::check_python("embedded_text", "outer", rt_outer_static_inner);
 
   // Traced anew inside the caller (a polymorphic callee): the owned text is encoded the same way.
   // (A polymorphic computation called with one argument takes it as a one-element struct.)
@@ -88,7 +95,7 @@ TEST_CASE("a multi-line literal inside an embedded computation keeps its lines",
                  "  outer_arg,\n"
                  "  fc_outer_symbol_0\n"
                  ">))");
-  ctff_test::require_parses(outer_poly.bytes());
+  ctff_test::check_python("embedded_text", "outer_polymorphic", outer_poly);
 
   // Deeper: the caller used inside a third computation (two levels of re-indentation).
   STATIC_REQUIRE(top.formatted() ==
@@ -104,4 +111,5 @@ TEST_CASE("a multi-line literal inside an embedded computation keeps its lines",
                  "    fc_outer_symbol_0\n"
                  "  >))(top_arg)\n"
                  " in fc_top_symbol_0))");
+  ctff_test::check_python("embedded_text", "top", top);
 }

@@ -1,7 +1,9 @@
 // ctff::from_proto: computations read from bytes or messages, used inside traces (called, passed
 // to federated_map, embedded in a struct) give exactly what the same trace gives with the
-// computation written in ctff (whose bytes equal Python's goldens); a wrong declared type or an
-// invalid computation is an exception that says so.
+// computation written in ctff (whose bytes equal Python's goldens), and both equal Python's
+// outputs for the same trace (twins in tests/goldens/python/import.py, outputs in
+// tests/goldens/python/import/); a wrong declared type or an invalid computation is an exception
+// that says so.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -15,6 +17,7 @@
 
 #include "golden_programs.hpp"
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -27,8 +30,8 @@ std::string golden_bytes(const std::string& name) {
 using i32 = std::int32_t;
 
 template <class A, class B>
-void same_outputs(const A& imported_use, const B& traced_use) {
-  ctff_test::require_parses(imported_use.bytes());
+void same_outputs(std::string_view golden, const A& imported_use, const B& traced_use) {
+  ctff_test::check_python("import", golden, imported_use);
   CHECK(ctff_test::hex(imported_use.bytes().str()) == ctff_test::hex(traced_use.bytes().str()));
   CHECK(std::string(imported_use.type_string()) == std::string(traced_use.type_string()));
   CHECK(std::string(imported_use.compact()) == std::string(traced_use.compact()));
@@ -51,19 +54,19 @@ TEST_CASE("import: called, mapped and embedded inside traces", "[import]") {
   SECTION("called") {
     const auto a = ctff::computation<"twice", i32>([add_one](auto x) { return add_one(add_one(x)); });
     constexpr auto b = ctff::computation<"twice", i32>([](auto x) { return programs::add_one(programs::add_one(x)); });
-    same_outputs(a, b);
+    same_outputs("called", a, b);
   }
   SECTION("passed to federated_map") {
     const auto a = ctff::computation<"m", ctff::at_clients<i32>>(
         [add_one](auto v) { return ctff::federated_map(add_one, v); });
     constexpr auto b = ctff::computation<"m", ctff::at_clients<i32>>(
         [](auto v) { return ctff::federated_map(programs::add_one, v); });
-    same_outputs(a, b);
+    same_outputs("mapped", a, b);
   }
   SECTION("embedded in a struct") {
     const auto a = ctff::computation<"e">([add_one] { return std::tuple(add_one, 3); });
     constexpr auto b = ctff::computation<"e">([] { return std::tuple(programs::add_one, 3); });
-    same_outputs(a, b);
+    same_outputs("embedded", a, b);
   }
   SECTION("a multi-line literal keeps its lines when embedded") {
     using m2 = std::array<std::array<i32, 2>, 2>;
@@ -71,7 +74,7 @@ TEST_CASE("import: called, mapped and embedded inside traces", "[import]") {
     const auto f = ctff::from_proto<ctff::function<void, m2>>(lit.bytes());
     const auto a = ctff::computation<"e", i32>([f](auto x) { return std::tuple(x, std::tuple(f, x)); });
     constexpr auto b = ctff::computation<"e", i32>([](auto x) { return std::tuple(x, std::tuple(lit, x)); });
-    same_outputs(a, b);
+    same_outputs("embedded_literal", a, b);
     CHECK(std::string(a.formatted()).find("( -> [[1 2]\n [3 4]])") != std::string::npos);
   }
   SECTION("a federated computation from a message, called on a server value") {
@@ -82,7 +85,7 @@ TEST_CASE("import: called, mapped and embedded inside traces", "[import]") {
     const auto a = ctff::computation<"outer", ctff::at_server<i32>>([simple](auto s) { return simple(simple(s)); });
     constexpr auto b = ctff::computation<"outer", ctff::at_server<i32>>(
         [](auto s) { return programs::simple(programs::simple(s)); });
-    same_outputs(a, b);
+    same_outputs("federated_called", a, b);
   }
 }
 

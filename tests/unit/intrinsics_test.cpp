@@ -2,7 +2,9 @@
 // the call argument and what is bound. Each expected Computation is written by hand, as a text
 // proto, from the reference's rules: types from the "Concrete intrinsic type built" column, Block
 // locals for every API call, inline zips / selections / wrapper lambdas. The traced bytes must
-// parse to the same message, and the message must serialize to the same bytes.
+// parse to the same message, and the message must serialize to the same bytes. Each program also
+// has a Python twin (tests/goldens/python/intrinsics.py): ctff's five outputs must equal what
+// federated_language 0.5.3 printed for it (tests/goldens/python/intrinsics/).
 #include <federated_language/proto/computation.pb.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -19,6 +21,7 @@
 #include "ctff/ctff.hpp"
 #include "ctff/proto.hpp"
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -116,8 +119,11 @@ std::string lit_f32(std::string_view v) {
   return comp(ty::f32, cat("literal { value { dtype: DT_FLOAT shape { } float32_list { value: ", v, " } } }"));
 }
 
+// c equals Python's golden `name` (tests/goldens/python/intrinsics) and the hand-written proto.
 template <class C>
-void check(const C& c, const std::string& expected_text, std::string_view expected_compact) {
+void check(std::string_view name, const C& c, const std::string& expected_text,
+           std::string_view expected_compact) {
+  ctff_test::check_python("intrinsics", name, c);
   federated_language::Computation expected;
   REQUIRE(google::protobuf::TextFormat::ParseFromString(expected_text, &expected));
   const federated_language::Computation actual = ctff_test::require_parses(c.bytes());
@@ -168,7 +174,7 @@ TEST_CASE("federated_broadcast: (T@SERVER -> T@CLIENTS), all_equal result", "[in
   constexpr auto c = computation<"bc", at_server<i32>>([](auto x) { return federated_broadcast(x); });
   static_assert(c.type_string() == "(int32@SERVER -> int32@CLIENTS)");
   const std::string r = ty::at_c_eq(ty::i32);
-  check(c,
+  check("broadcast", c,
         lambda(ty::fn(ty::at_s(ty::i32), r), "bc_arg",
                block(r,
                      {{"fc_bc_symbol_0",
@@ -185,7 +191,7 @@ TEST_CASE("federated_map at CLIENTS: parameter rebuilt not all_equal", "[intrins
   const std::string r = ty::at_c(ty::i32);
   const std::string f = ty::fn(ty::st({ty::u(ident_type), ty::u(ty::at_c(ty::i32))}), r);
   const std::string arg_type = ty::st({ty::u(ident_type), ty::u(ty::at_c_eq(ty::i32))});
-  check(c,
+  check("map_all_equal_arg", c,
         lambda(ty::fn(ty::at_c_eq(ty::i32), r), "map_eq_arg",
                block(r,
                      {{"fc_map_eq_symbol_0",
@@ -200,7 +206,7 @@ TEST_CASE("federated_map at SERVER is federated_apply", "[intrinsics]") {
   constexpr auto c = computation<"apply", at_server<i32>>([](auto x) { return federated_map(ident, x); });
   const std::string s = ty::at_s(ty::i32);
   const std::string arg_type = ty::st({ty::u(ident_type), ty::u(s)});
-  check(c,
+  check("map_at_server", c,
         lambda(ty::fn(s, s), "apply_arg",
                block(s,
                      {{"fc_apply_symbol_0",
@@ -216,7 +222,7 @@ TEST_CASE("federated_map_all_equal: (<(T -> U),T@CLIENTS> -> U@CLIENTS)", "[intr
       [](auto x) { return federated_map_all_equal(ident, x); });
   const std::string r = ty::at_c_eq(ty::i32);
   const std::string arg_type = ty::st({ty::u(ident_type), ty::u(r)});
-  check(c,
+  check("map_all_equal", c,
         lambda(ty::fn(r, r), "mae_arg",
                block(r,
                      {{"fc_mae_symbol_0",
@@ -230,7 +236,7 @@ TEST_CASE("federated_map_all_equal: (<(T -> U),T@CLIENTS> -> U@CLIENTS)", "[intr
 TEST_CASE("federated_sum of an all_equal value: parameter {T}@CLIENTS, argument T@CLIENTS", "[intrinsics]") {
   constexpr auto c = computation<"s", at_clients<i32, all_equal>>([](auto x) { return federated_sum(x); });
   const std::string r = ty::at_s(ty::i32);
-  check(c,
+  check("sum_all_equal", c,
         lambda(ty::fn(ty::at_c_eq(ty::i32), r), "s_arg",
                block(r,
                      {{"fc_s_symbol_0", call(r, intrinsic(ty::fn(ty::at_c(ty::i32), r), "federated_sum"),
@@ -252,7 +258,7 @@ TEST_CASE("federated_mean, weighted mean, min, max", "[intrinsics]") {
   const std::string result = ty::st({ty::u(sf), ty::u(sf), ty::u(si), ty::u(sf)});
   const std::string p = ref(p_type, "agg_arg");
   const std::string x = sel(cf, p, 0), w = sel(ci, p, 1);
-  check(c,
+  check("mean_min_max", c,
         lambda(ty::fn(p_type, result), "agg_arg",
                block(result,
                      {{"fc_agg_symbol_0", call(sf, intrinsic(ty::fn(cf, sf), "federated_mean"), x)},
@@ -275,7 +281,7 @@ TEST_CASE("federated_value at CLIENTS and SERVER", "[intrinsics]") {
   const std::string rc = ty::at_c_eq(ty::i32), rs = ty::at_s(pair);
   const std::string result = ty::st({ty::u(rc), ty::u(rs)});
   const std::string x = ref(ty::i32, "place_arg");
-  check(c,
+  check("value", c,
         lambda(ty::fn(ty::i32, result), "place_arg",
                block(result,
                      {{"fc_place_symbol_0",
@@ -295,7 +301,7 @@ TEST_CASE("federated_eval at CLIENTS ({R}@CLIENTS) and SERVER (R@SERVER)", "[int
   const std::string f = ty::fn0(ty::i32);
   const std::string rc = ty::at_c(ty::i32), rs = ty::at_s(ty::i32);
   const std::string result = ty::st({ty::u(rc), ty::u(rs)});
-  check(c,
+  check("eval", c,
         lambda(ty::fn0(result), "",
                block(result,
                      {{"fc_ev_symbol_0", call(rc, intrinsic(ty::fn(f, rc), "federated_eval_at_clients"), five_proto)},
@@ -318,7 +324,7 @@ TEST_CASE("federated_zip at CLIENTS: named, nested, all_equal leaves normalised"
       {ty::n("x", ty::at_c(ty::i32)), ty::n("y", ty::st({ty::u(ty::at_c(ty::f32)), ty::u(ty::at_c(ty::i32))}))});
   const std::string p = ref(p_type, "zip_arg");
   const std::string a = sel(ty::at_c_eq(ty::i32), p, 0), b = sel(ty::at_c(ty::f32), p, 1);
-  check(c,
+  check("zip_clients", c,
         lambda(ty::fn(p_type, r), "zip_arg",
                block(r,
                      {{"fc_zip_symbol_0",
@@ -335,7 +341,7 @@ TEST_CASE("federated_zip at SERVER, and federated_zip(a, b)", "[intrinsics]") {
   const std::string p_type = ty::st({ty::u(ty::at_s(ty::i32)), ty::u(ty::at_s(ty::f32))});
   const std::string r = ty::at_s(ty::st({ty::u(ty::i32), ty::u(ty::f32)}));
   const std::string p = ref(p_type, "zs_arg");
-  check(c,
+  check("zip_server", c,
         lambda(ty::fn(p_type, r), "zs_arg",
                block(r,
                      {{"fc_zs_symbol_0",
@@ -354,7 +360,7 @@ TEST_CASE("implicit zip: a struct of federated values where one is expected, zip
   const std::string p = ref(p_type, "autozip_arg");
   const std::string zip = call(zipped, intrinsic(ty::fn(p_type, zipped), "federated_zip_at_clients"),
                                strct(p_type, {e(sel(ci, p, 0)), e(sel(ci, p, 1))}));
-  check(c,
+  check("implicit_zip", c,
         lambda(ty::fn(p_type, r), "autozip_arg",
                block(r, {{"fc_autozip_symbol_0", call(r, intrinsic(ty::fn(zipped, r), "federated_sum"), zip)}},
                      ref(r, "fc_autozip_symbol_0"))),
@@ -368,7 +374,7 @@ TEST_CASE("federated_aggregate: (a -> acc(a)) for a named accumulate parameter, 
   static_assert(c.type_string() == "({int32}@CLIENTS -> int32@SERVER)");
   const std::string ci = ty::at_c(ty::i32), r = ty::at_s(ty::i32);
   const std::string arg_type = ty::st({ty::u(ci), ty::u(ty::i32), ty::u(plus_type), ty::u(plus_type), ty::u(ident_type)});
-  check(c,
+  check("aggregate", c,
         lambda(ty::fn(ci, r), "agg_arg",
                block(r,
                      {{"fc_agg_symbol_0",
@@ -394,7 +400,7 @@ TEST_CASE("federated_secure_sum (scalar bound replicated) and federated_secure_s
   const std::string arg_type = ty::st({ty::u(cm), ty::u(bound)});
   const std::string result = ty::st({ty::u(r), ty::u(r)});
   const std::string v = ref(cm, "ss_arg");
-  check(c,
+  check("secure_sum", c,
         lambda(ty::fn(cm, result), "ss_arg",
                block(result,
                      {{"fc_ss_symbol_0",
@@ -431,7 +437,7 @@ TEST_CASE("federated_select and federated_secure_select: select_fn unnamed by a 
   const std::string result = ty::st({ty::u(r), ty::u(r)});
   const std::string p = ref(p_type, "sel_arg");
   const std::string arg = strct(arg_type, {e(sel(keys, p, 0)), e(sel(mx, p, 1)), e(sel(db, p, 2)), e(wrapper)});
-  check(c,
+  check("select", c,
         lambda(ty::fn(p_type, result), "sel_arg",
                block(result,
                      {{"fc_sel_symbol_0", call(r, intrinsic(ty::fn(arg_type, r), "federated_select"), arg)},
@@ -452,7 +458,7 @@ TEST_CASE("sequence_map, sequence_reduce, sequence_sum on an unplaced sequence",
   const std::string map_arg = ty::st({ty::u(ident_type), ty::u(s)});
   const std::string reduce_arg = ty::st({ty::u(s), ty::u(ty::i32), ty::u(plus_type)});
   const std::string x = ref(s, "seq_arg");
-  check(c,
+  check("sequence_unplaced", c,
         lambda(ty::fn(s, result), "seq_arg",
                block(result,
                      {{"fc_seq_symbol_0", call(s, intrinsic(ty::fn(map_arg, s), "sequence_map"),
@@ -504,7 +510,7 @@ TEST_CASE("sequence operators on a federated sequence, wrapped in federated_map"
   const std::string sum_fn = ty::fn(s, ty::i32);
   const std::string map4_arg = ty::st({ty::u(sum_fn), ty::u(fs)});
   const std::string result = ty::st({ty::u(fs), ty::u(ci), ty::u(ci)});
-  check(c,
+  check("sequence_federated", c,
         lambda(ty::fn(fs, result), "fseq_arg",
                block(result,
                      {{"fc_fseq_symbol_0", call(ss, curried, ident_proto)},
@@ -554,7 +560,7 @@ TEST_CASE("selecting from a federated struct: inline map, map_all_equal or apply
   const std::string a = sel(ty::at_c(ma), p, 0), b = sel(ty::at_s(mb), p, 1), cc = sel(ty::at_c_eq(mb), p, 2);
   const std::string result =
       ty::st({ty::u(ty::at_c(ty::i32)), ty::u(ty::at_c(ty::f32)), ty::u(ty::at_s(ty::i32)), ty::u(ty::at_c_eq(ty::f32))});
-  check(c,
+  check("federated_struct_selection", c,
         lambda(ty::fn(p_type, result), "fget_arg",
                strct(result,
                      {e(apply("federated_map", ty::at_c(ma), a, ma, ty::i32, ty::at_c(ma), ty::at_c(ty::i32), 0)),
@@ -569,7 +575,7 @@ TEST_CASE("selecting from a federated struct: inline map, map_all_equal or apply
 TEST_CASE("generic_zero: the bare intrinsic of type T, inline", "[intrinsics]") {
   constexpr auto c = computation<"zero">([] { return generic_zero<struct_<i32, float>>(); });
   const std::string t = ty::st({ty::u(ty::i32), ty::u(ty::f32)});
-  check(c, lambda(ty::fn0(t), "", intrinsic(t, "generic_zero")), "( -> generic_zero)");
+  check("generic_zero", c, lambda(ty::fn0(t), "", intrinsic(t, "generic_zero")), "( -> generic_zero)");
 }
 
 // The concrete-instance check of §2.2 and the type predicates of §3.5's rules.
@@ -635,9 +641,8 @@ TEST_CASE("sequence operators on federated sequences: run-time trace equals comp
                        sequence_reduce(federated_map(seq_id, s), federated_value(0, CLIENTS), acc),
                        federated_sum(sequence_sum(s)));
   });
-  CHECK(rt.compact() == ct.compact());
-  CHECK(rt.bytes() == ct.bytes());
-  ctff_test::require_parses(rt.bytes());
+  ctff_test::check_python("intrinsics", "nested_sequences", ct);
+  ctff_test::check_python("intrinsics", "nested_sequences", rt);
 }
 
 }  // namespace

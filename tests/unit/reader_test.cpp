@@ -1,8 +1,10 @@
 // ctff/read: every golden read from its .binpb prints its text files and writes its bytes back;
 // traced computations read back print what the tracing side printed; hostile input is a
-// ctff::read_error naming the place, never a crash.
+// ctff::read_error naming the place, never a crash. Every Python golden of the unit tests
+// (tests/goldens/python/*/) is read too and must print Python's texts.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "golden_programs.hpp"
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -120,6 +123,28 @@ TEST_CASE("reader: every golden prints its text files and writes its bytes back"
   }
 }
 
+TEST_CASE("reader: every Python golden of the unit tests prints Python's texts", "[read]") {
+  std::size_t goldens_read = 0;
+  for (const auto& dir : std::filesystem::directory_iterator(std::string(CTFF_GOLDENS_DIR) + "/python")) {
+    if (!dir.is_directory()) continue;
+    const std::string test = dir.path().filename().string();
+    for (const auto& file : std::filesystem::directory_iterator(dir.path())) {
+      if (file.path().extension() != ".binpb") continue;
+      const std::string name = file.path().stem().string();
+      INFO("python golden " << test << "/" << name);
+      const std::string bytes = ctff_test::python_golden(test, name, "binpb");
+      const ctff::computation_tree t = ctff::read_computation(bytes);
+      CHECK(ctff_test::hex(ctff::serialize(t)) == ctff_test::hex(bytes));
+      CHECK(ctff::type_string(t) == ctff_test::python_golden(test, name, "type.txt"));
+      CHECK(ctff::compact(t) == ctff_test::python_golden(test, name, "compact.txt"));
+      CHECK(ctff::formatted(t) == ctff_test::python_golden(test, name, "formatted.txt"));
+      CHECK(ctff::structural(t) == ctff_test::python_golden(test, name, "structural.txt"));
+      ++goldens_read;
+    }
+  }
+  CHECK(goldens_read >= 100);  // the directory is there and holds the goldens
+}
+
 TEST_CASE("reader: the tree of a golden, node by node", "[read]") {
   // (add_one_arg -> (let fc_add_one_symbol_0=generic_plus(<add_one_arg,1>) in
   // fc_add_one_symbol_0)): lambda, block, call, intrinsic, struct, reference, literal; children
@@ -162,6 +187,7 @@ TEST_CASE("reader: traced computations read back print as traced", "[read]") {
                       std::array<double, 3>{0.5, 1e-9, 3.0});
   });
   same_as_traced(lits);
+  ctff_test::check_python("reader", "literals", lits);
   const auto tf = ctff::tensorflow_computation<ctff::function<std::int32_t, float>>(
       std::string("graph"), ctff::tf_tensor("x:0"), ctff::tf_tensor("y:0"));
   const auto data = ctff::data<ctff::sequence<std::int32_t>>("type.example/x", "payload");

@@ -1,5 +1,8 @@
 // Run-time tracing: lambdas that capture run-time values trace through the same code as
-// compile-time ones, and run-time computations may be temporaries inside another trace.
+// compile-time ones, and run-time computations may be temporaries inside another trace. Where a
+// test compares a run-time trace with a compile-time one, it also holds one of them to Python's
+// outputs for the program's twin (tests/goldens/python/runtime.py, outputs in
+// tests/goldens/python/runtime/), so that two equal wrong traces cannot pass.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -12,6 +15,7 @@
 #include <ctff/ctff.hpp>
 
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -37,6 +41,8 @@ TEST_CASE("a temporary run-time computation can be mapped", "[runtime]") {
   CHECK(r.bytes() == mapped.bytes());
   CHECK(r.compact() == mapped.compact());
   CHECK(r.formatted() == mapped.formatted());
+  ctff_test::check_python("runtime", "mapped", r);
+  ctff_test::check_python("runtime", "mapped_7", runtime_mapped(7));
   CHECK(runtime_mapped(7).compact() ==
         "(mapped_arg -> (let fc_mapped_symbol_0=federated_map(<(add_one_arg -> (let "
         "fc_add_one_symbol_0=generic_plus(<add_one_arg,7>) in fc_add_one_symbol_0)),mapped_arg>) "
@@ -44,18 +50,23 @@ TEST_CASE("a temporary run-time computation can be mapped", "[runtime]") {
 }
 
 TEST_CASE("run-time literals of every scalar kind", "[runtime][literal]") {
-  auto lit = [](auto value) {
+  auto lit = [](std::string_view golden, auto value) {
     const auto c =
         ctff::computation<"lit">([value] { return ctff::federated_value(value, ctff::SERVER); });
-    ctff_test::require_parses(c.bytes());
+    ctff_test::check_python("runtime", golden, c);
     return std::string(c.compact());
   };
-  CHECK(lit(std::int64_t{-5}) == "( -> (let fc_lit_symbol_0=federated_value_at_server(-5) in fc_lit_symbol_0))");
-  CHECK(lit(true) == "( -> (let fc_lit_symbol_0=federated_value_at_server(True) in fc_lit_symbol_0))");
-  CHECK(lit(0.1f) == "( -> (let fc_lit_symbol_0=federated_value_at_server(0.1) in fc_lit_symbol_0))");
-  CHECK(lit(1.0) == "( -> (let fc_lit_symbol_0=federated_value_at_server(1.0) in fc_lit_symbol_0))");
-  CHECK(lit(1e-5) == "( -> (let fc_lit_symbol_0=federated_value_at_server(1e-05) in fc_lit_symbol_0))");
-  CHECK(lit(std::string("hi")) ==
+  CHECK(lit("literal_int64", std::int64_t{-5}) ==
+        "( -> (let fc_lit_symbol_0=federated_value_at_server(-5) in fc_lit_symbol_0))");
+  CHECK(lit("literal_bool", true) ==
+        "( -> (let fc_lit_symbol_0=federated_value_at_server(True) in fc_lit_symbol_0))");
+  CHECK(lit("literal_float32", 0.1f) ==
+        "( -> (let fc_lit_symbol_0=federated_value_at_server(0.1) in fc_lit_symbol_0))");
+  CHECK(lit("literal_float64", 1.0) ==
+        "( -> (let fc_lit_symbol_0=federated_value_at_server(1.0) in fc_lit_symbol_0))");
+  CHECK(lit("literal_float64_small", 1e-5) ==
+        "( -> (let fc_lit_symbol_0=federated_value_at_server(1e-05) in fc_lit_symbol_0))");
+  CHECK(lit("literal_bytes", std::string("hi")) ==
         "( -> (let fc_lit_symbol_0=federated_value_at_server(b'hi') in fc_lit_symbol_0))");
 }
 
@@ -112,6 +123,7 @@ auto runtime_mapped_often_captured(std::int32_t one) {
 // trace's pools (trace/embed.hpp, owned_copy_of): sharing must never mix up two computations.
 TEST_CASE("run-time computations embedded again and again", "[runtime]") {
   ctff_test::require_same_outputs(runtime_mapped_often_captured(1), mapped_often);
+  ctff_test::check_python("runtime", "often_40", runtime_mapped_often_captured(1));
 
   // The first 24 maps alone, every `add` a temporary.
   constexpr auto first_24 =
@@ -124,6 +136,7 @@ TEST_CASE("run-time computations embedded again and again", "[runtime]") {
         return v;
       });
   ctff_test::require_same_outputs(runtime_mapped_often(1), first_24);
+  ctff_test::check_python("runtime", "often_24", runtime_mapped_often(1));
 }
 
 TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
@@ -143,7 +156,8 @@ TEST_CASE("a run-time computation embedded again is copied once", "[runtime]") {
 // Run-time traces write their bytes in one pass into a buffer that grows (core/sink.hpp,
 // growing_back_sink): from one byte of room, every growth moves what was written.
 TEST_CASE("one-pass run-time bytes survive every growth of the buffer", "[runtime]") {
-  auto check = [](const auto& c) {
+  auto check = [](std::string_view golden, const auto& c) {
+    ctff_test::check_python("runtime", golden, c);
     ctff::detail::trace_ctx ctx;
     using C = std::remove_cvref_t<decltype(c)>;
     const auto root = ctff::detail::trace_into<typename C::fn_type, typename C::param_type>(
@@ -154,12 +168,12 @@ TEST_CASE("one-pass run-time bytes survive every growth of the buffer", "[runtim
       CHECK(ctff::byte_view(out.data(), out.size()) == c.bytes());
     }
   };
-  check(mapped);
-  check(mapped_often);
-  check(ctff::computation<"lits">([] {
+  check("mapped", mapped);
+  check("often_40", mapped_often);
+  check("literal_array", ctff::computation<"lits">([] {
     return ctff::federated_value(std::array<float, 3>{1.5f, -2.0f, 0.0f}, ctff::SERVER);
   }));
-  check(ctff::computation<"s">([] { return std::string_view("a string literal"); }));
+  check("literal_string", ctff::computation<"s">([] { return std::string_view("a string literal"); }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,11 +241,13 @@ TEST_CASE("a capturing computation inside a compile-time trace is traced in plac
                  "(twice_1_arg -> (let fc_twice_1_symbol_0=generic_plus(<twice_1_arg,2>) in "
                  "fc_twice_1_symbol_0))(fc_twice_symbol_0) in fc_twice_symbol_1))");
   ctff_test::require_same_outputs(twice_inner_captures, runtime_twice(2));
+  ctff_test::check_python("runtime", "nested_same_name", runtime_twice(2));
 
   STATIC_REQUIRE(on_constant_inner_captures.compact() ==
                  "( -> (let fc_on_constant_symbol_0=(seven_arg -> (let fc_seven_symbol_0="
                  "generic_plus(<seven_arg,7>) in fc_seven_symbol_0))(1) in fc_on_constant_symbol_0))");
   ctff_test::require_same_outputs(on_constant_inner_captures, runtime_on_constant(7));
+  ctff_test::check_python("runtime", "called_on_constant", runtime_on_constant(7));
 }
 
 TEST_CASE("a capturing computation of static storage is traced at run time", "[runtime]") {
@@ -281,7 +297,7 @@ TEST_CASE("a run-time computation made inside a run-time trace is named where it
     });
     return outer(x);
   });
-  ctff_test::require_parses(m.bytes());
+  ctff_test::check_python("runtime", "named_where_made", m);
   CHECK(m.compact() ==
         "(m_arg -> (let fc_m_symbol_0=(h_arg -> (let fc_h_symbol_0=(h_arg -> h_arg)(h_arg) in "
         "fc_h_symbol_0))(m_arg) in fc_m_symbol_0))");
@@ -318,6 +334,7 @@ TEST_CASE("local computations called on constants only outlive nothing", "[runti
     return ctff::federated_map(c1, ctff::federated_value(3, ctff::CLIENTS));
   });
   ctff_test::require_same_outputs(r, locals_on_constants);
+  ctff_test::check_python("runtime", "locals_on_constants", r);
   const auto nested = ctff::computation<"outer">([one] {
     const auto c0 = ctff::computation<"c0", std::int32_t>([one](auto y) { return y + one; });
     const auto c1 = ctff::computation<"c1", std::int32_t>([&c0](auto) {
@@ -326,6 +343,7 @@ TEST_CASE("local computations called on constants only outlive nothing", "[runti
     return c1(2);
   });
   ctff_test::require_same_outputs(nested, nested_on_constants);
+  ctff_test::check_python("runtime", "nested_on_constants", nested);
 }
 
 namespace {
@@ -354,6 +372,7 @@ TEST_CASE("polymorphic computations with captures called on constants only", "[r
     return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
   });
   ctff_test::require_same_outputs(r, poly_on_constants);
+  ctff_test::check_python("runtime", "polymorphic_on_constants", r);
   STATIC_REQUIRE(poly_on_constants.compact() ==
                  "( -> (let fc_p_symbol_0=federated_value_at_clients(3),fc_p_symbol_1=federated_map(<"
                  "(p_1_arg -> (let fc_p_1_symbol_0=generic_plus(<p_1_arg,1>) in fc_p_1_symbol_0)),"
@@ -371,4 +390,5 @@ TEST_CASE("polymorphic computations with captures called on constants only", "[r
     return ctff::federated_map(p, ctff::federated_value(3, ctff::CLIENTS));
   });
   ctff_test::require_same_outputs(at_run_time, at_compile_time);
+  ctff_test::check_python("runtime", "polymorphic_calling_local", at_run_time);
 }

@@ -5,7 +5,9 @@
 // drawing may reach left of the list that holds them), inline maps of selection lambdas, nested
 // selections, a literal whose text breaks lines, calls without an argument, parameterless
 // lambdas, empty structs, polymorphic instances and opaque computations. Each expected drawing was
-// derived by hand from those rules, starting from the program's compact form.
+// derived by hand from those rules, starting from the program's compact form; every program but
+// the opaque ones also has a Python twin (tests/goldens/python/structural.py) and is held to
+// federated_language 0.5.3's outputs for it (tests/goldens/python/structural/).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -18,6 +20,9 @@
 #include <vector>
 
 #include <ctff/ctff.hpp>
+
+#include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -250,6 +255,9 @@ constexpr std::string_view call_five_drawing = drawing(R"d(
           |
           Lit(5))d");
 
+// The same program traced.
+constexpr auto call_five = computation<"call_five", i32>([](auto x) { return make_struct(x, five()); });
+
 constexpr bool call_five_drawn_right() {
   using namespace ctff::detail;
   graph g;
@@ -279,12 +287,16 @@ constexpr bool call_five_drawn_right() {
 TEST_CASE("structural: an inline map of a selection lambda", "[structural]") {
   STATIC_REQUIRE(fa.structural() == fa_drawing);
   CHECK(rt_fa(0).structural() == fa_drawing);
+  ctff_test::check_python("structural", "federated_selection", fa);
+  ctff_test::check_python("structural", "federated_selection", rt_fa(0));
 }
 
 TEST_CASE("structural: computations nested three deep, one of them called", "[structural]") {
   STATIC_REQUIRE(outer.structural() == outer_drawing);
   CHECK(rt_outer(2).structural() == outer_drawing);
   CHECK(rt_outer(3).structural() != outer_drawing);  // the literal is the captured value
+  ctff_test::check_python("structural", "nested_computations", outer);
+  ctff_test::check_python("structural", "nested_computations", rt_outer(2));
 }
 
 TEST_CASE("structural: a literal's line break stays inside its label", "[structural]") {
@@ -292,6 +304,10 @@ TEST_CASE("structural: a literal's line break stays inside its label", "[structu
   STATIC_REQUIRE(use_grid.structural() == use_grid_drawing);
   CHECK(rt_grid(1).structural() == grid_drawing);
   CHECK(rt_use_grid(1).structural() == use_grid_drawing);
+  ctff_test::check_python("structural", "grid", grid);
+  ctff_test::check_python("structural", "use_grid", use_grid);
+  ctff_test::check_python("structural", "grid", rt_grid(1));
+  ctff_test::check_python("structural", "use_grid", rt_use_grid(1));
   // Embedded, the drawing is kept with that break marked, so its rows can be told apart.
   STATIC_REQUIRE(ctff::detail::structural_info_v<decltype(grid)>.breaks);
   STATIC_REQUIRE(!ctff::detail::structural_info_v<decltype(fa)>.breaks);
@@ -304,16 +320,23 @@ TEST_CASE("structural: parameterless lambda, empty structs, nested selections", 
   STATIC_REQUIRE(five.structural() == five_drawing);
   STATIC_REQUIRE(empty.structural() == empty_drawing);
   STATIC_REQUIRE(nested_sel.structural() == nested_sel_drawing);
+  ctff_test::check_python("structural", "parameterless", five);
+  ctff_test::check_python("structural", "empty_structs", empty);
+  ctff_test::check_python("structural", "nested_selections", nested_sel);
 }
 
 TEST_CASE("structural: a call without argument", "[structural]") {
   STATIC_REQUIRE(call_five_drawn_right());
   CHECK(call_five_drawn_right());
+  STATIC_REQUIRE(call_five.structural() == call_five_drawing);
+  ctff_test::check_python("structural", "call_without_argument", call_five);
 }
 
 TEST_CASE("structural: polymorphic instances", "[structural]") {
   STATIC_REQUIRE(poly.structural() == poly_drawing);
   CHECK(rt_poly(0).structural() == poly_drawing);
+  ctff_test::check_python("structural", "polymorphic", poly);
+  ctff_test::check_python("structural", "polymorphic", rt_poly(0));
 }
 
 TEST_CASE("structural: opaque computations", "[structural]") {
@@ -340,4 +363,6 @@ TEST_CASE("structural: a wide drawing, at compile time and at run time", "[struc
   CHECK(d.find("fc_chain_symbol_29=Call]       Ref(fc_chain_symbol_29)") != std::string_view::npos);
   CHECK(rt_chain(1).structural() == d);
   CHECK(rt_chain(1).bytes() == chain.bytes());
+  ctff_test::check_python("structural", "wide", chain);
+  ctff_test::check_python("structural", "wide", rt_chain(1));
 }
