@@ -2,15 +2,13 @@
 // outside any ctff operation (issue 26, gap 2): a std::tuple(...) of calls kept in a variable, a
 // user's function taking several traced temporaries, variables moved into an operation, an unused
 // result inside a helper. Expected texts and bytes: federated_language 0.5.3's, from the Python
-// twins in tests/goldens/evaluation_order/programs.py. Compile-time traces and clang's run-time
+// twins in tests/goldens/python/evaluation_order.py. Compile-time traces and clang's run-time
 // traces give Python's output for every shape; g++'s run-time traces are pinned as they are, next
 // to the correct program that no run-time observation tells them from (docs/design.md, "What a
 // run-time trace compiled by g++ cannot see").
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -20,6 +18,7 @@
 #include <ctff/proto.hpp>
 
 #include "parse_back.hpp"
+#include "python_goldens.hpp"
 
 namespace {
 
@@ -33,11 +32,8 @@ constexpr bool right_to_left_at_run_time = true;  // g++'s generated code
 #endif
 
 std::string golden(const std::string& file) {
-  std::ifstream f(std::string(CTFF_GOLDENS_DIR) + "/evaluation_order/" + file, std::ios::binary);
-  REQUIRE(f.good());
-  std::string s{std::istreambuf_iterator<char>(f), {}};
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
+  const auto dot = file.find('.');
+  return ctff_test::python_golden("evaluation_order", file.substr(0, dot), file.substr(dot + 1));
 }
 
 // Body with a run-time member: a computation over it is traced at run time.
@@ -62,18 +58,12 @@ auto traced_at_run_time() {
 template <fixed_string N, class Body>
 void compile_time_is_python(const std::string& name) {
   INFO(name);
-  constexpr auto& c = traced<N, Body>;
-  ctff_test::require_parses(c.bytes());
-  CHECK(c.bytes().str() == golden(name + ".binpb"));
-  CHECK(std::string(c.compact()) == golden(name + ".compact.txt"));
+  ctff_test::check_python("evaluation_order", name, traced<N, Body>);
 }
 template <fixed_string N, class Body>
 void run_time_is_python(const std::string& name) {
   INFO(name);
-  const auto c = traced_at_run_time<N, Body>();
-  ctff_test::require_parses(c.bytes());
-  CHECK(c.bytes().str() == golden(name + ".binpb"));
-  CHECK(std::string(c.compact()) == golden(name + ".compact.txt"));
+  ctff_test::check_python("evaluation_order", name, traced_at_run_time<N, Body>());
 }
 
 // auto t = std::tuple(federated_sum(a), federated_max(b)); — parentheses: g++ makes max first.

@@ -1,7 +1,7 @@
 """Python twins of tests/unit/evaluation_order_test.cpp (federated_language 0.5.3).
 
-Each computation's compact form and serialized bytes are NAME.compact.txt and NAME.binpb here,
-written by the local reference runner (tests/goldens/README.md)."""
+Each computation's outputs are tests/goldens/python/evaluation_order/NAME.*, written by the local
+reference runner (tests/goldens/README.md)."""
 import numpy as np
 from federated_language import (CLIENTS, FederatedType, federated_computation, federated_max,
                                 federated_min, federated_sum, federated_zip)
