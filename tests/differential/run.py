@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -201,6 +202,11 @@ class Driver:
         self.timing = Counter()
         self.exec_stats = Counter()
         self.compiled = {}
+        self.python = {}        # seed -> Python's outputs (python/*.jsonl)
+        self.python_file = {}   # seed -> (file, header)
+        self.bucket = set()     # seeds of the known-divergence bucket
+        self.bucket_stats = Counter()  # (compiler, variant, outcome) -> programs
+        self.python_stats = Counter()
 
     def fail(self, seed, kind, detail):
         self.failures[seed].append((kind, detail))
@@ -345,12 +351,35 @@ class Driver:
 
     # --- main ---------------------------------------------------------------------------------
 
+    def load_python(self):
+        """The committed Python outputs (--python-outputs): their programs join the run (the
+        file's header names the generator's options), and each is compared with Python's."""
+        main = {s: {"max_depth": self.args.max_depth} for s in range(self.args.seed, self.args.seed + self.args.count)}
+        self.opts = dict(main)
+        for f in self.args.python_outputs or []:
+            lines = Path(f).read_text().splitlines()
+            head = json.loads(lines[0])
+            opts = {"max_depth": head["max_depth"]}
+            if head.get("bucket"):
+                opts["bucket"] = True
+            for l in lines[1:]:
+                rec = json.loads(l)
+                seed = rec["seed"]
+                if seed in self.opts and self.opts[seed] != opts:
+                    raise SystemExit(f"{f}: seed {seed} is also a program of other options {self.opts[seed]}")
+                self.opts[seed] = opts
+                self.python[seed] = rec
+                self.python_file[seed] = (f, head)
+                if opts.get("bucket"):
+                    self.bucket.add(seed)
+
     def generate(self):
         t0 = time.time()
         progs = []
-        for seed in range(self.args.seed, self.args.seed + self.args.count):
+        self.load_python()
+        for seed in sorted(self.opts):
             try:
-                p = gen.program(seed, {"max_depth": self.args.max_depth})
+                p = gen.program(seed, self.opts[seed])
                 src = p.emit(f"p{seed}")
             except Exception as e:  # a generator bug: report it, keep going
                 self.fail(seed, "generator error", repr(e))
@@ -366,7 +395,9 @@ class Driver:
         a = self.args
         t_start = time.time()
         self.generate()
-        log(f"differential: {len(self.sources)} programs (seeds {a.seed}..{a.seed + a.count - 1}), "
+        extra = len(self.sources) - len([s for s in self.sources if a.seed <= s < a.seed + a.count])
+        log(f"differential: {len(self.sources)} programs (seeds {a.seed}..{a.seed + a.count - 1}"
+            + (f", and {extra} more of --python-outputs" if extra else "") + "), "
             f"{len(self.batches)} batches, compilers: {', '.join(c.name for c in self.compilers)}")
         objs = {c.name: {} for c in self.compilers}
         seeds_ok = {c.name: {} for c in self.compilers}
@@ -404,8 +435,11 @@ class Driver:
 
     def compare(self, results):
         names = [c.name for c in self.compilers]
-        fields = ["bytes", "compact", "formatted", "structural"]
+        fields = ["bytes", "compact", "formatted", "structural", "type"]
         for seed in sorted(self.sources):
+            if seed in self.python:
+                self.compare_python(seed, results)
+            bucket = seed in self.bucket  # run-time variants may throw or differ: counted
             outs = {}
             for n in names:
                 if seed not in self.compiled[n]:
@@ -416,7 +450,7 @@ class Driver:
                         self.fail(seed, f"missing output ({n})", "no output")
                     continue
                 for w in ("rt", "inner", "rtinner"):
-                    if f"{w}.error" in r:
+                    if f"{w}.error" in r and not (bucket and w != "inner"):
                         self.fail(seed, f"run-time trace threw ({n}, {w})", r[f"{w}.error"])
                 for w in ("ct", "rt", "inner", "rtinner"):
                     p = r.get(f"{w}.parse")
@@ -429,7 +463,8 @@ class Driver:
                         if f"{w}.{f}" in r:
                             outs[(n, w, f)] = r[f"{w}.{f}"]
             for f in fields:
-                vals = {(n, w): v for (n, w, ff), v in outs.items() if ff == f}
+                vals = {(n, w): v for (n, w, ff), v in outs.items() if ff == f
+                        and not (bucket and w in ("rt", "rtinner"))}
                 if len(set(vals.values())) > 1:
                     groups = defaultdict(list)
                     for k, v in vals.items():
@@ -444,6 +479,70 @@ class Driver:
                             texts[f"{w}/{n}"] = bytes.fromhex(outs.get((n, w, "compact"), "")).decode(
                                 "utf-8", "replace")
                     self.fail(seed, f"{f} differ", desc + "".join(f"\n      {k}: {t}" for k, t in texts.items()))
+
+    # --- Python's outputs ----------------------------------------------------------------------
+
+    PY_FIELDS = ["bytes", "compact", "formatted", "structural", "type"]
+
+    def compare_python(self, seed, results):
+        """Every variant of every compiler against Python's committed outputs. Bucket programs
+        (rules 3-5 left out of the ordinary ones): compile-time variants must agree, run-time ones
+        are counted per compiler and variant: agree / trace_failure / silent difference."""
+        rec = self.python[seed]
+        f, head = self.python_file[seed]
+        p = self.programs[seed]
+        sha = gen.program_hash(self.sources[seed], gen.python_twin(p, f"_p{seed}"))
+        if rec["program_sha"] != sha:
+            self.python_stats["stale"] += 1
+            return self.fail(seed, "Python outputs stale", (
+                f"the generator no longer makes the program {f} was made from: regenerate the "
+                f"Python outputs (README.md, \"Python's outputs\"; profile {head['profile']})"))
+        bucket = seed in self.bucket
+        if "python_error" in rec:
+            self.python_stats["python raised"] += 1
+            return self.fail(seed, "Python raised (ctff compiled it)", rec["python_error"])
+        want = {"bytes": rec["hex"]}
+        for k in ("compact", "formatted", "structural", "type"):
+            want[k] = rec[k].encode().hex()
+        checked = False
+        for c in self.compilers:
+            n = c.name
+            if seed not in self.compiled[n]:
+                continue
+            r = results[n].get(seed)
+            if r is None or "done" not in r:
+                continue
+            for w in ("ct", "inner", "rt", "rtinner"):
+                compile_time = w in ("ct", "inner")
+                if f"{w}.error" in r:
+                    if bucket and not compile_time:
+                        self.bucket_stats[(n, w, "trace_failure")] += 1
+                    continue  # reported by compare() (or counted)
+                if f"{w}.bytes" not in r:
+                    continue
+                checked = True
+                diff = [k for k in self.PY_FIELDS if f"{w}.{k}" in r and r[f"{w}.{k}"] != want[k]]
+                if bucket and not compile_time:
+                    self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
+                    continue
+                if bucket:
+                    self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
+                if diff:
+                    k = diff[0]
+                    if k == "bytes":
+                        got = bytes.fromhex(r.get(f"{w}.compact", "")).decode("utf-8", "replace")
+                        exp = rec["compact"]
+                        what = "bytes differ; compact texts"
+                    else:
+                        got = bytes.fromhex(r[f"{w}.{k}"]).decode("utf-8", "replace")
+                        exp = rec[k]
+                        what = k
+                    self.fail(seed, f"differs from Python ({n}, {w}: {', '.join(diff)})",
+                              f"{what}:\n      Python: {exp}\n      ctff:   {got}")
+        if checked and not bucket:
+            self.python_stats["compared"] += 1
+        elif checked:
+            self.python_stats["bucket compared"] += 1
 
     # --- executing (the oracle) -------------------------------------------------------------
 
@@ -560,6 +659,21 @@ class Driver:
                     log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed} --max-depth {self.args.max_depth})")
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
+        if self.python:
+            ps = self.python_stats
+            nb = len([s for s in self.python if s not in self.bucket])
+            log(f"Python (federated_language 0.5.3, --python-outputs): {ps['compared']} of {nb} programs compared "
+                f"with every variant ({ps['stale']} stale, {ps['python raised']} raised in Python)")
+        if self.bucket:
+            log(f"known-divergence bucket (README.md, rules 3-5): {len(self.bucket)} programs, "
+                f"{self.python_stats['bucket compared']} compared with Python; per compiler and variant "
+                "(agrees with Python / trace_failure / silent difference):")
+            for c in self.compilers:
+                for w in ("ct", "inner", "rt", "rtinner"):
+                    st = [self.bucket_stats[(c.name, w, o)] for o in
+                          ("agrees with Python", "trace_failure", "silent difference")]
+                    if any(st):
+                        log(f"  {c.name:12} {w:8} {st[0]:4} / {st[1]:4} / {st[2]:4}")
         if self.args.ctff_run:
             st = self.exec_stats
             log(f"execution (ctff-run, N in {{{', '.join(map(str, self.args.clients))}}}): "
@@ -597,6 +711,9 @@ def main():
     ap.add_argument("--clients", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 3],
                     help="numbers of clients of the execution check (default 0,1,3)")
     ap.add_argument("--exec-timeout", type=int, default=120, help="seconds per ctff-run")
+    ap.add_argument("--python-outputs", action="append",
+                    help="Python's outputs of a seeded set of programs (python/*.jsonl, repeat): the "
+                    "programs join the run and every variant is compared with Python")
     args = ap.parse_args()
     sys.exit(Driver(args).run())
 
