@@ -590,6 +590,10 @@ class Program:
         self.comp_depth = 0
         self.main: Optional[Comp] = None
         self.rt_callees = self.rng.random() < 0.5
+        # The known-divergence bucket (README.md, rules 3-5): the program also has the shapes the
+        # rules leave out; shapes counts them (a bucket program has at least one).
+        self.bucket = bool(self.opts.get("bucket"))
+        self.shapes = []
 
     def fresh(self, prefix):
         self.counter += 1
@@ -747,7 +751,17 @@ class Program:
             n = self.opts["params"]
         ptypes = [self.rand_param_type() for _ in range(n)]
         self.new_comp(ptypes, main=True)
+        if self.bucket and not self.shapes:
+            raise NoGen()  # a bucket program without a bucket shape: the next attempt
         return self
+
+    def braces(self, code):
+        """brace_tuples (rule 4), except in the bucket, which keeps `std::tuple(...)` and counts it."""
+        if not self.bucket:
+            return brace_tuples(code)
+        if brace_tuples(code) != code:
+            self.shapes.append("rule 4: std::tuple(...) no operation consumes")
+        return code
 
     def comp_decl(self, c: Comp, rt: bool):
         tparams = [f'"{c.name}"']
@@ -950,6 +964,9 @@ class Scope:
             self.flush_pending()
             return
         r = rng.random()
+        if self.prog.bucket and self.has_params and not self.helper and rng.random() < 0.35:
+            if self.bucket_statement(depth):
+                return
         seal = self.sealing_call() if r < 0.12 and self.has_params and not self.helper else None
         if seal is not None:
             # A dead result: a parameter-derived call whose value is unused (body top level only).
@@ -958,11 +975,14 @@ class Scope:
             e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True, traced=True)
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
-            self.lines.append(f"{brace_tuples(code)};")
+            self.lines.append(f"{self.prog.braces(code)};")
             self.stmts.append(("do", e.ev))
             self.bound = self.trace_bound = True
             # Rule 5: the next binding is a named call of variables only. Arguments g++ evaluates
             # right to left later cannot be told from a helper's unused result otherwise.
+            if self.prog.bucket and rng.random() < 0.5:
+                self.prog.shapes.append("rule 5: a dead result not followed by a named call")
+                return
             self.name_value(seal)
             return
         if r < 0.2 and not self.helper and self.prog.comp_depth <= 1:
@@ -988,6 +1008,41 @@ class Scope:
             raise NoGen()
         self.name_value(e)
 
+    def bucket_statement(self, depth):
+        """The bucket's shapes of rule 4 (README.md), with two parameter-derived calls x and y that
+        no ctff operation sees together: `auto t = std::tuple(x, y);` (its elements used later
+        through selections), or a helper of two parameters returning make_struct of them, called
+        as `pair_up(x, y)`. Returns whether a statement was written."""
+        rng = self.rng
+        try:
+            x = self.gen(self.rand_target(), depth - 1, req_param=True, req_bind=True, traced=True)
+            y = self.gen(self.rand_target(), depth - 1, req_param=True, req_bind=True, traced=True)
+        except NoGen:
+            return False
+        self.note(x)
+        self.note(y)
+        t = Struct(((None, x.type), (None, y.type)))
+        name = self.prog.fresh("v")
+        if rng.random() < 0.5:
+            self.lines.append(f"auto {name} = std::tuple({x.code}, {y.code});")
+            self.stmts.append(("let", name, ("struct", [x.ev, y.ev])))
+            self.prog.shapes.append("rule 4: auto t = std::tuple(x, y)")
+            v = var_expr(name, t, True)
+            v.traced = False
+        else:
+            hname = self.prog.fresh("pair_up")
+            a, b = self.prog.fresh("x"), self.prog.fresh("y")
+            cap = "&" if self.prog.rt_callees else ""
+            self.lines.append(f"auto {hname} = [{cap}](auto {a}, auto {b}) {{ return ctff::make_struct({a}, {b}); }};")
+            self.stmts.append(("helper2", hname, [a, b], [], ("struct", [("var", a), ("var", b)])))
+            self.lines.append(f"auto {name} = {hname}({x.code}, {y.code});")
+            self.stmts.append(("let", name, ("hcall2", hname, [x.ev, y.ev])))
+            self.prog.shapes.append("rule 4: pair_up(x, y) returning make_struct(x, y)")
+            v = var_expr(name, t, True)
+        self.vars.append(v)
+        self.bound = self.trace_bound = True
+        return True
+
     def sealing_call(self):
         """A call of one parameter-derived variable (one binding, no temporaries), or None."""
         for v in self.rng.sample(self.vars, len(self.vars)):
@@ -1011,7 +1066,7 @@ class Scope:
                 raise NoGen()
         name = self.prog.fresh("v")
         self.note(e)
-        self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
+        self.lines.append(f"auto {name} = {self.prog.braces(e.code)};")
         self.stmts.append(("let", name, e.ev))
         v = var_expr(name, e.type, e.param)
         self.vars.append(v)
@@ -1032,7 +1087,7 @@ class Scope:
                 continue
             name = self.prog.fresh("v")
             self.note(e)
-            self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
+            self.lines.append(f"auto {name} = {self.prog.braces(e.code)};")
             self.stmts.append(("let", name, e.ev))
             w = var_expr(name, e.type, e.param)
             self.vars.append(w)
@@ -1104,7 +1159,15 @@ class Scope:
         for _ in range(rng.choice([1, 2, 2, 3])):
             try:
                 e = h.gen(h.rand_target(), 1, req_param=True)
-                if e.traced:
+                if self.prog.bucket and e.binds and rng.random() < 0.7:
+                    # Rule 3 (bucket): a dead result inside a helper.
+                    h.note(e)
+                    code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
+                    h.lines.append(f"{code};")
+                    h.stmts.append(("do", e.ev))
+                    h.bound = True
+                    self.prog.shapes.append("rule 3: a dead result inside a helper")
+                elif e.traced:
                     h.name_value(e)
             except NoGen:
                 pass
@@ -1916,6 +1979,8 @@ def py_expr(node, cref):
         return f"{x(node[1])}({'' if node[2] is None else x(node[2])})"
     if k == "hcall":
         return f"{node[1]}({x(node[2])})"
+    if k == "hcall2":
+        return f"{node[1]}({', '.join(x(a) for a in node[2])})"
     if k == "zero":
         return f"_zero({py_type(node[1])})"
     if k == "generic":
@@ -1958,9 +2023,9 @@ def py_stmts(stmts, indent, cref):
             out.append(f"{indent}{py_expr(s[1], cref)}")
         elif s[0] == "unpack":
             out.append(f"{indent}{', '.join(s[1])}, = _unpack({py_expr(s[2], cref)}, {len(s[1])})")
-        elif s[0] == "helper":
+        elif s[0] in ("helper", "helper2"):
             _, hname, hp, hstmts, hret = s
-            out.append(f"{indent}def {hname}({hp}):")
+            out.append(f"{indent}def {hname}({hp if isinstance(hp, str) else ', '.join(hp)}):")
             out += py_stmts(hstmts, indent + "  ", cref)
             out.append(f"{indent}  return {py_expr(hret, cref)}")
         else:
@@ -2053,10 +2118,23 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=1, help="programs seed..seed+count-1 in one TU")
     ap.add_argument("--max-depth", type=int, default=3, help="levels of nested computations")
+    ap.add_argument("--bucket", action="store_true",
+                    help="a program of the known-divergence bucket (README.md, rules 3-5)")
+    ap.add_argument("--python", action="store_true", help="print the programs' Python twins instead")
     args = ap.parse_args()
+    opts = {"max_depth": args.max_depth}
+    if args.bucket:
+        opts["bucket"] = True
+    if args.python:
+        out = [PY_PRELUDE]
+        for s in range(args.seed, args.seed + args.count):
+            out.append(python_twin(program(s, opts), f"_p{s}"))
+        out.append("comps = [" + ", ".join(f"('p{s}', _p{s}())" for s in range(args.seed, args.seed + args.count)) + "]")
+        print("\n".join(out))
+        return
     out = [PRELUDE]
     for s in range(args.seed, args.seed + args.count):
-        out.append(program(s, {"max_depth": args.max_depth}).emit(f"p{s}"))
+        out.append(program(s, opts).emit(f"p{s}"))
     print("\n".join(out))
 
 
