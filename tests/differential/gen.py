@@ -1029,6 +1029,7 @@ class Scope:
             self.prog.shapes.append("rule 4: auto t = std::tuple(x, y)")
             v = var_expr(name, t, True)
             v.traced = False
+            v.std_tuple = True
         else:
             hname = self.prog.fresh("pair_up")
             a, b = self.prog.fresh("x"), self.prog.fresh("y")
@@ -1478,7 +1479,9 @@ class Scope:
             raise NoGen()
         v, i, n, t = rng.choice(cands)
         r = rng.random()
-        if n and r < 0.4:
+        if getattr(v, "std_tuple", False):
+            code = f"std::get<{i}>({v.code})"  # the bucket's `auto t = std::tuple(x, y);`
+        elif n and r < 0.4:
             code = f'ctff::get<"{n}">({v.code})'
         elif r < 0.8:
             code = f"ctff::get<{i}>({v.code})"
