@@ -215,7 +215,9 @@ class Driver:
 
     def compile(self, comp: Compiler, src_text: str, tag: str, extra_includes=()):
         """Compiles src_text; returns (object path or None, stderr). Cached by content."""
-        key = sha(comp.path, comp.version, comp.flags, self.headers_hash, self.harness_hash, src_text,
+        # The compiler by its name and version, not its path: `g++-12` and CMake's `/usr/bin/g++-12`
+        # share the cache.
+        key = sha(comp.name, comp.version, comp.flags, self.headers_hash, self.harness_hash, src_text,
                   *extra_includes)
         obj = self.cache / f"{comp.name}-{key}.o"
         log_file = self.cache / f"{comp.name}-{key}.log"
