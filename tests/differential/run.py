@@ -398,7 +398,8 @@ class Driver:
         t_start = time.time()
         self.generate()
         extra = len(self.sources) - len([s for s in self.sources if a.seed <= s < a.seed + a.count])
-        log(f"differential: {len(self.sources)} programs (seeds {a.seed}..{a.seed + a.count - 1}"
+        rng = f"seeds {a.seed}..{a.seed + a.count - 1}" if a.count else "no seed range"
+        log(f"differential: {len(self.sources)} programs ({rng}"
             + (f", and {extra} more of --python-outputs" if extra else "") + "), "
             f"{len(self.batches)} batches, compilers: {', '.join(c.name for c in self.compilers)}")
         objs = {c.name: {} for c in self.compilers}
