@@ -206,6 +206,7 @@ class Driver:
         self.python_file = {}   # seed -> (file, header)
         self.bucket = set()     # seeds of the known-divergence bucket
         self.bucket_stats = Counter()  # (compiler, variant, outcome) -> programs
+        self.bucket_seeds = defaultdict(list)  # (compiler, variant, outcome) -> seeds
         self.python_stats = Counter()
 
     def fail(self, seed, kind, detail):
@@ -520,6 +521,7 @@ class Driver:
                 if f"{w}.error" in r:
                     if bucket and not compile_time:
                         self.bucket_stats[(n, w, "trace_failure")] += 1
+                        self.bucket_seeds[(n, w, "trace_failure")].append(seed)
                     continue  # reported by compare() (or counted)
                 if f"{w}.bytes" not in r:
                     continue
@@ -527,6 +529,8 @@ class Driver:
                 diff = [k for k in self.PY_FIELDS if f"{w}.{k}" in r and r[f"{w}.{k}"] != want[k]]
                 if bucket and not compile_time:
                     self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
+                    if diff:
+                        self.bucket_seeds[(n, w, "silent difference")].append(seed)
                     continue
                 if bucket:
                     self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
@@ -679,6 +683,18 @@ class Driver:
                           ("agrees with Python", "trace_failure", "silent difference")]
                     if any(st):
                         log(f"  {c.name:12} {w:8} {st[0]:4} / {st[1]:4} / {st[2]:4}")
+            shapes = Counter()
+            for seed in self.bucket:
+                if seed in self.programs:
+                    shapes.update(set(self.programs[seed].shapes))
+            if shapes:
+                log("  programs with each shape: " + "; ".join(f"{k}: {v}" for k, v in sorted(shapes.items())))
+            for (cn, w, o), seeds in sorted(self.bucket_seeds.items()):
+                bys = Counter()
+                for seed in seeds:
+                    bys.update(set(self.programs[seed].shapes))
+                log(f"  {o} ({cn}, {w}): seeds {' '.join(map(str, sorted(seeds)))}; their shapes: "
+                    + "; ".join(f"{k}: {v}" for k, v in sorted(bys.items())))
         if self.args.ctff_run:
             st = self.exec_stats
             log(f"execution (ctff-run, N in {{{', '.join(map(str, self.args.clients))}}}): "
