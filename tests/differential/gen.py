@@ -577,6 +577,12 @@ ARG_NAMES = ["x", "y", "z", "a", "b", "alpha", "beta", "w", "v", "k", "long_para
 FIELD_NAMES = ["a", "b", "c", "x", "y", "u", "t", "val", "w"]
 
 
+# The known-divergence bucket's kinds of programs (README.md): rule 4 broken by `auto t =
+# std::tuple(x, y)` (and every `std::tuple(...)` kept), by `pair_up(x, y)`; rule 3 (dead results in
+# helpers); rule 5 (a dead result followed by anything).
+BUCKET_KINDS = ["tuple", "pair", "helper", "dead"]
+
+
 class Program:
     def __init__(self, seed: int, opts=None):
         self.seed = seed
@@ -593,6 +599,8 @@ class Program:
         # The known-divergence bucket (README.md, rules 3-5): the program also has the shapes the
         # rules leave out; shapes counts them (a bucket program has at least one).
         self.bucket = bool(self.opts.get("bucket"))
+        # One kind of shape per bucket program (by seed), so that the counts tell the rules apart.
+        self.bucket_kind = self.opts.get("bucket_kind") if self.bucket else None
         self.shapes = []
 
     def fresh(self, prefix):
@@ -752,12 +760,12 @@ class Program:
         ptypes = [self.rand_param_type() for _ in range(n)]
         self.new_comp(ptypes, main=True)
         if self.bucket and not self.shapes:
-            raise NoGen()  # a bucket program without a bucket shape: the next attempt
+            raise NoGen()  # a bucket program without its bucket shape: the next attempt
         return self
 
     def braces(self, code):
         """brace_tuples (rule 4), except in the bucket, which keeps `std::tuple(...)` and counts it."""
-        if not self.bucket:
+        if self.bucket_kind != "tuple":
             return brace_tuples(code)
         if brace_tuples(code) != code:
             self.shapes.append("rule 4: std::tuple(...) no operation consumes")
@@ -964,9 +972,18 @@ class Scope:
             self.flush_pending()
             return
         r = rng.random()
-        if self.prog.bucket and self.has_params and not self.helper and rng.random() < 0.35:
-            if self.bucket_statement(depth):
+        kind = self.prog.bucket_kind
+        if kind in ("tuple", "pair") and self.has_params and not self.helper and rng.random() < 0.35:
+            if self.bucket_statement(depth, kind):
                 return
+        if kind == "helper" and not self.helper and self.prog.comp_depth <= 1 and rng.random() < 0.5:
+            try:
+                self.gen_helper_use(depth)
+                return
+            except NoGen:
+                pass
+        if kind == "dead" and r >= 0.12 and rng.random() < 0.3:
+            r = 0.0
         seal = self.sealing_call() if r < 0.12 and self.has_params and not self.helper else None
         if seal is not None:
             # A dead result: a parameter-derived call whose value is unused (body top level only).
@@ -980,7 +997,7 @@ class Scope:
             self.bound = self.trace_bound = True
             # Rule 5: the next binding is a named call of variables only. Arguments g++ evaluates
             # right to left later cannot be told from a helper's unused result otherwise.
-            if self.prog.bucket and rng.random() < 0.5:
+            if kind == "dead" and rng.random() < 0.7:
                 self.prog.shapes.append("rule 5: a dead result not followed by a named call")
                 return
             self.name_value(seal)
@@ -1008,7 +1025,7 @@ class Scope:
             raise NoGen()
         self.name_value(e)
 
-    def bucket_statement(self, depth):
+    def bucket_statement(self, depth, kind):
         """The bucket's shapes of rule 4 (README.md), with two parameter-derived calls x and y that
         no ctff operation sees together: `auto t = std::tuple(x, y);` (its elements used later
         through selections), or a helper of two parameters returning make_struct of them, called
@@ -1023,7 +1040,7 @@ class Scope:
         self.note(y)
         t = Struct(((None, x.type), (None, y.type)))
         name = self.prog.fresh("v")
-        if rng.random() < 0.5:
+        if kind == "tuple":
             self.lines.append(f"auto {name} = std::tuple({x.code}, {y.code});")
             self.stmts.append(("let", name, ("struct", [x.ev, y.ev])))
             self.prog.shapes.append("rule 4: auto t = std::tuple(x, y)")
@@ -1160,7 +1177,7 @@ class Scope:
         for _ in range(rng.choice([1, 2, 2, 3])):
             try:
                 e = h.gen(h.rand_target(), 1, req_param=True)
-                if self.prog.bucket and e.binds and rng.random() < 0.7:
+                if self.prog.bucket_kind == "helper" and e.binds and rng.random() < 0.7:
                     # Rule 3 (bucket): a dead result inside a helper.
                     h.note(e)
                     code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
@@ -2094,6 +2111,8 @@ def python_twin(p, name):
 
 
 def program(seed, opts=None):
+    if opts and opts.get("bucket"):
+        opts = dict(opts, bucket_kind=BUCKET_KINDS[seed % len(BUCKET_KINDS)])
     for attempt in range(50):
         p = Program(seed * 1000 + attempt if attempt else seed, opts)
         p.seed = seed
