@@ -174,8 +174,11 @@ def shorten(text):
 
 
 def seeds_named(lines, tu_name, ranges):
+    """The seeds whose lines a diagnostic names. Any batch's name counts (a cached log names the
+    unit as the run that compiled it did: another index, another directory)."""
     seeds = set()
-    pat = re.compile(re.escape(tu_name) + r":(\d+)(?::\d+)?")
+    del tu_name
+    pat = re.compile(r"/(?:batch\d+|single\d+)\.cpp:(\d+)(?::\d+)?")
     for l in lines:
         for m in pat.finditer(l):
             n = int(m.group(1))
