@@ -561,9 +561,12 @@ class Driver:
                 if diff:
                     k = diff[0]
                     if k == "bytes":
+                        a, b = bytes.fromhex(want["bytes"]), bytes.fromhex(r[f"{w}.bytes"])
+                        at = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
                         got = bytes.fromhex(r.get(f"{w}.compact", "")).decode("utf-8", "replace")
                         exp = rec["compact"]
-                        what = "bytes differ; compact texts"
+                        what = (f"bytes differ from byte {at} on (Python {len(a)} bytes, ctff {len(b)}); "
+                                "compact texts")
                     else:
                         got = bytes.fromhex(r[f"{w}.{k}"]).decode("utf-8", "replace")
                         exp = rec[k]
