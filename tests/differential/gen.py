@@ -577,6 +577,12 @@ ARG_NAMES = ["x", "y", "z", "a", "b", "alpha", "beta", "w", "v", "k", "long_para
 FIELD_NAMES = ["a", "b", "c", "x", "y", "u", "t", "val", "w"]
 
 
+# The known-divergence bucket's kinds of programs (README.md): rule 4 broken by `auto t =
+# std::tuple(x, y)` (and every `std::tuple(...)` kept), by `pair_up(x, y)`; rule 3 (dead results in
+# helpers); rule 5 (a dead result followed by anything).
+BUCKET_KINDS = ["tuple", "pair", "helper", "dead"]
+
+
 class Program:
     def __init__(self, seed: int, opts=None):
         self.seed = seed
@@ -590,6 +596,12 @@ class Program:
         self.comp_depth = 0
         self.main: Optional[Comp] = None
         self.rt_callees = self.rng.random() < 0.5
+        # The known-divergence bucket (README.md, rules 3-5): the program also has the shapes the
+        # rules leave out; shapes counts them (a bucket program has at least one).
+        self.bucket = bool(self.opts.get("bucket"))
+        # One kind of shape per bucket program (by seed), so that the counts tell the rules apart.
+        self.bucket_kind = self.opts.get("bucket_kind") if self.bucket else None
+        self.shapes = []
 
     def fresh(self, prefix):
         self.counter += 1
@@ -747,7 +759,17 @@ class Program:
             n = self.opts["params"]
         ptypes = [self.rand_param_type() for _ in range(n)]
         self.new_comp(ptypes, main=True)
+        if self.bucket and not self.shapes:
+            raise NoGen()  # a bucket program without its bucket shape: the next attempt
         return self
+
+    def braces(self, code):
+        """brace_tuples (rule 4), except in the bucket, which keeps `std::tuple(...)` and counts it."""
+        if self.bucket_kind != "tuple":
+            return brace_tuples(code)
+        if brace_tuples(code) != code:
+            self.shapes.append("rule 4: std::tuple(...) no operation consumes")
+        return code
 
     def comp_decl(self, c: Comp, rt: bool):
         tparams = [f'"{c.name}"']
@@ -950,6 +972,18 @@ class Scope:
             self.flush_pending()
             return
         r = rng.random()
+        kind = self.prog.bucket_kind
+        if kind in ("tuple", "pair") and self.has_params and not self.helper and rng.random() < 0.35:
+            if self.bucket_statement(depth, kind):
+                return
+        if kind == "helper" and not self.helper and self.prog.comp_depth <= 1 and rng.random() < 0.5:
+            try:
+                self.gen_helper_use(depth)
+                return
+            except NoGen:
+                pass
+        if kind == "dead" and r >= 0.12 and rng.random() < 0.3:
+            r = 0.0
         seal = self.sealing_call() if r < 0.12 and self.has_params and not self.helper else None
         if seal is not None:
             # A dead result: a parameter-derived call whose value is unused (body top level only).
@@ -958,11 +992,14 @@ class Scope:
             e = self.gen(self.rand_target(), depth, req_param=True, req_bind=True, traced=True)
             self.note(e)
             code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
-            self.lines.append(f"{brace_tuples(code)};")
+            self.lines.append(f"{self.prog.braces(code)};")
             self.stmts.append(("do", e.ev))
             self.bound = self.trace_bound = True
             # Rule 5: the next binding is a named call of variables only. Arguments g++ evaluates
             # right to left later cannot be told from a helper's unused result otherwise.
+            if kind == "dead" and rng.random() < 0.7:
+                self.prog.shapes.append("rule 5: a dead result not followed by a named call")
+                return
             self.name_value(seal)
             return
         if r < 0.2 and not self.helper and self.prog.comp_depth <= 1:
@@ -988,6 +1025,42 @@ class Scope:
             raise NoGen()
         self.name_value(e)
 
+    def bucket_statement(self, depth, kind):
+        """The bucket's shapes of rule 4 (README.md), with two parameter-derived calls x and y that
+        no ctff operation sees together: `auto t = std::tuple(x, y);` (its elements used later
+        through selections), or a helper of two parameters returning make_struct of them, called
+        as `pair_up(x, y)`. Returns whether a statement was written."""
+        rng = self.rng
+        try:
+            x = self.gen(self.rand_target(), depth - 1, req_param=True, req_bind=True, traced=True)
+            y = self.gen(self.rand_target(), depth - 1, req_param=True, req_bind=True, traced=True)
+        except NoGen:
+            return False
+        self.note(x)
+        self.note(y)
+        t = Struct(((None, x.type), (None, y.type)))
+        name = self.prog.fresh("v")
+        if kind == "tuple":
+            self.lines.append(f"auto {name} = std::tuple({x.code}, {y.code});")
+            self.stmts.append(("let", name, ("struct", [x.ev, y.ev])))
+            self.prog.shapes.append("rule 4: auto t = std::tuple(x, y)")
+            v = var_expr(name, t, True)
+            v.traced = False
+            v.std_tuple = True
+        else:
+            hname = self.prog.fresh("pair_up")
+            a, b = self.prog.fresh("x"), self.prog.fresh("y")
+            cap = "&" if self.prog.rt_callees else ""
+            self.lines.append(f"auto {hname} = [{cap}](auto {a}, auto {b}) {{ return ctff::make_struct({a}, {b}); }};")
+            self.stmts.append(("helper2", hname, [a, b], [], ("struct", [("var", a), ("var", b)])))
+            self.lines.append(f"auto {name} = {hname}({x.code}, {y.code});")
+            self.stmts.append(("let", name, ("hcall2", hname, [x.ev, y.ev])))
+            self.prog.shapes.append("rule 4: pair_up(x, y) returning make_struct(x, y)")
+            v = var_expr(name, t, True)
+        self.vars.append(v)
+        self.bound = self.trace_bound = True
+        return True
+
     def sealing_call(self):
         """A call of one parameter-derived variable (one binding, no temporaries), or None."""
         for v in self.rng.sample(self.vars, len(self.vars)):
@@ -1011,7 +1084,7 @@ class Scope:
                 raise NoGen()
         name = self.prog.fresh("v")
         self.note(e)
-        self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
+        self.lines.append(f"auto {name} = {self.prog.braces(e.code)};")
         self.stmts.append(("let", name, e.ev))
         v = var_expr(name, e.type, e.param)
         self.vars.append(v)
@@ -1032,7 +1105,7 @@ class Scope:
                 continue
             name = self.prog.fresh("v")
             self.note(e)
-            self.lines.append(f"auto {name} = {brace_tuples(e.code)};")
+            self.lines.append(f"auto {name} = {self.prog.braces(e.code)};")
             self.stmts.append(("let", name, e.ev))
             w = var_expr(name, e.type, e.param)
             self.vars.append(w)
@@ -1104,7 +1177,15 @@ class Scope:
         for _ in range(rng.choice([1, 2, 2, 3])):
             try:
                 e = h.gen(h.rand_target(), 1, req_param=True)
-                if e.traced:
+                if self.prog.bucket_kind == "helper" and e.binds and rng.random() < 0.7:
+                    # Rule 3 (bucket): a dead result inside a helper.
+                    h.note(e)
+                    code = e.code[1:-1] if e.code.startswith("(") and e.code.endswith(")") else e.code
+                    h.lines.append(f"{code};")
+                    h.stmts.append(("do", e.ev))
+                    h.bound = True
+                    self.prog.shapes.append("rule 3: a dead result inside a helper")
+                elif e.traced:
                     h.name_value(e)
             except NoGen:
                 pass
@@ -1415,7 +1496,9 @@ class Scope:
             raise NoGen()
         v, i, n, t = rng.choice(cands)
         r = rng.random()
-        if n and r < 0.4:
+        if getattr(v, "std_tuple", False):
+            code = f"std::get<{i}>({v.code})"  # the bucket's `auto t = std::tuple(x, y);`
+        elif n and r < 0.4:
             code = f'ctff::get<"{n}">({v.code})'
         elif r < 0.8:
             code = f"ctff::get<{i}>({v.code})"
@@ -1478,7 +1561,9 @@ class Scope:
             self.callees.add(c.cid)
             ev = ("call", c.cid, ("struct", [a.ev, b.ev]))
             if len(c.params) == 2 and rng.random() < 0.7:
-                return E(f"{c.cid}({a.code}, {b.code})", T, a, b, binds=True, callees={c.cid}, ev=ev)
+                # Two arguments: Python packs them into a struct named like the parameter.
+                return E(f"{c.cid}({a.code}, {b.code})", T, a, b, binds=True, callees={c.cid},
+                         ev=ev + ("args",))
             form = rng.choice(["std::tuple{%s}", "ctff::make_struct(%s)"])
             return E(f"{c.cid}({form % (a.code + ', ' + b.code)})", T, a, b, binds=True, callees={c.cid}, ev=ev)
         x = rng.choice(pool)
@@ -1566,29 +1651,36 @@ class Scope:
                  ev=("wmean", v.ev, w.ev, T.member, wt.dtype))
 
     def bound_code(self, m):
-        """(C++ code, value) of a secure-sum bound for member type m: the value an int (one bound
-        for every leaf) or a tuple shaped like m."""
+        """(C++ code, value, Python code) of a secure-sum bound for member type m: the value an int
+        (one bound for every leaf) or a tuple shaped like m."""
         rng = self.rng
+
+        def scalar():
+            d = rng.choice(INTS)
+            c, x = scalar_literal(rng, d, False)
+            return c, x, py_scalar(d, x)
         if isinstance(m, Struct) and rng.random() < 0.5:
             def rep(t):
                 if isinstance(t, Struct):
                     parts = [rep(e) for _, e in t.elems]
-                    vals = tuple(v for _, v in parts)
+                    vals = tuple(v for _, v, _ in parts)
                     if any(n for n, _ in t.elems):
                         return "ctff::make_struct<" + ", ".join(f'"{n}"' for n, _ in t.elems) + ">(" + \
-                            ", ".join(c for c, _ in parts) + ")", vals
-                    return "std::tuple{" + ", ".join(c for c, _ in parts) + "}", vals
-                return scalar_literal(rng, rng.choice(INTS), False)
+                            ", ".join(c for c, _, _ in parts) + ")", vals, \
+                            py_struct([p for _, _, p in parts], [n for n, _ in t.elems])
+                    return "std::tuple{" + ", ".join(c for c, _, _ in parts) + "}", vals, \
+                        py_struct([p for _, _, p in parts])
+                return scalar()
             return rep(m)
-        return scalar_literal(rng, rng.choice(INTS), False)
+        return scalar()
 
     def op_secure(self, T, d, req_param):
         rng = self.rng
         v = self.fed_operand(Fed(T.member, "C", False), d, req_param)
         op = rng.choice(["federated_secure_sum", "federated_secure_sum_bitwidth"])
-        b, bv = self.bound_code(T.member)
+        b, bv, bpy = self.bound_code(T.member)
         return E(f"ctff::{op}({v.code}, {b})", T, v, binds=True,
-                 ev=("secure", v.ev, bv, op.endswith("bitwidth"), T.member))
+                 ev=("secure", v.ev, bv, op.endswith("bitwidth"), T.member, bpy))
 
     def op_aggregate(self, T, d, req_param):
         rng = self.rng
@@ -1616,7 +1708,7 @@ class Scope:
         for c in (acc, mrg, rep):
             self.callees.add(c.cid)
         return E(f"ctff::federated_aggregate({v.code}, {zero.code}, {acc.cid}, {mrg.cid}, {rep.cid})", T, v, zero,
-                 binds=True, callees={acc.cid, mrg.cid, rep.cid}, ev=("agg", v.ev, zero.ev, acc.cid, rep.cid))
+                 binds=True, callees={acc.cid, mrg.cid, rep.cid}, ev=("agg", v.ev, zero.ev, acc.cid, rep.cid, mrg.cid))
 
     def op_zip(self, T, d, req_param):
         rng = self.rng
@@ -1744,9 +1836,283 @@ class Helper:
 
 
 # ---------------------------------------------------------------------------------------------
+# The Python twin of a program (federated_language 0.5.3): the same computations written with
+# Python's API, from the evaluator's nodes (Comp.stmts, Comp.ret), which keep the order in which
+# the C++ text makes every call. Python binds calls in the order it makes them (left to right);
+# every ctff variant must give the same Computation. Run by a reference runner outside the
+# repository (README.md, "Python's outputs").
+
+PY_NP = {"bool": "bool_", "str": "str_"}
+
+
+def py_float(v):
+    if v != v:
+        return "float('nan')"
+    if v in (float("inf"), float("-inf")):
+        return f"float('{v}')"
+    return repr(v)
+
+
+def py_elem(dtype, x):
+    """A Python value of one element (inside an array)."""
+    if dtype == "bool":
+        return "True" if x else "False"
+    if dtype in INTS:
+        return str(x)
+    if dtype in FLOATS:
+        return py_float(x)
+    if dtype in COMPLEX:
+        return f"complex({py_float(x.real)}, {py_float(x.imag)})"
+    if dtype == "str":
+        return repr(bytes(x))
+    raise ValueError(dtype)
+
+
+def py_scalar(dtype, x):
+    """A numpy scalar of dtype (a str is passed as bytes: federated_language keeps them as is)."""
+    if dtype == "str":
+        return repr(bytes(x))
+    return f"_np.{PY_NP.get(dtype, dtype)}({py_elem(dtype, x)})"
+
+
+def py_struct(parts, names=None):
+    if names and any(names):
+        return "_od([" + ", ".join(f"({n!r}, {p})" for n, p in zip(names, parts)) + "])"
+    return "(" + "".join(p + ", " for p in parts).rstrip(" ") + ")"
+
+
+def py_literal(v):
+    """The Python constant of an evaluator value (a Ten or a tuple of them)."""
+    if isinstance(v, tuple):
+        return py_struct([py_literal(x) for x in v])
+    if not v.shape:
+        return py_scalar(v.dtype, v.data[0])
+    dt = "_np.bytes_" if v.dtype == "str" else "_np." + PY_NP.get(v.dtype, v.dtype)
+    elems = ", ".join(py_elem(v.dtype, x) for x in v.data)
+    return f"_np.array([{elems}], dtype={dt}).reshape({tuple(v.shape)!r})"
+
+
+def py_type(t):
+    if isinstance(t, Tensor):
+        dt = "_np." + PY_NP.get(t.dtype, t.dtype)
+        if not t.shape:
+            return f"_fl.TensorType({dt})"
+        shape = "(" + "".join(("None" if d < 0 else str(d)) + ", " for d in t.shape).rstrip(" ") + ")"
+        return f"_fl.TensorType({dt}, {shape})"
+    if isinstance(t, Struct):
+        return "_fl.StructType([" + ", ".join(
+            f"({n!r}, {py_type(e)})" if n else py_type(e) for n, e in t.elems) + "])"
+    if isinstance(t, Fed):
+        p = "_fl.CLIENTS" if t.placement == "C" else "_fl.SERVER"
+        return f"_fl.FederatedType({py_type(t.member)}, {p}, {t.all_equal})"
+    if isinstance(t, Seq):
+        return f"_fl.SequenceType({py_type(t.elem)})"
+    if isinstance(t, Fn):
+        return f"_fl.FunctionType({'None' if t.param is None else py_type(t.param)}, {py_type(t.result)})"
+    raise TypeError(t)
+
+
+PY_PRELUDE = '''"""Python twins of programs of tests/differential/gen.py (federated_language 0.5.3)."""
+import collections as _collections
+
+import numpy as _np
+
+import federated_language as _fl
+from federated_language.compiler import building_blocks as _bb
+from federated_language.context_stack import context_stack_impl as _cs
+from federated_language.federated_context import federated_computation_context as _fcc
+from federated_language.federated_context import intrinsics as _I
+from federated_language.federated_context import value_impl as _vi
+
+
+def _od(items):
+  return _collections.OrderedDict(items)
+
+
+def _sel(v, i):
+  """ctff::get<i>(v): an element of a Python container (by position) or of a Value."""
+  if isinstance(v, dict):
+    return list(v.values())[i]
+  return v[i]
+
+
+def _unpack(v, n):
+  return tuple(_sel(v, i) for i in range(n))
+
+
+def _generic(uri, x, y):
+  """a + b, a * b, a / b: Call(Intrinsic(uri, (<T,T> -> T)), <a,b>), T the type of a, bound."""
+  arg = _vi.to_value((x, y), type_spec=None)
+  t = arg.type_signature[0]
+  fn = _bb.Intrinsic(uri, _fl.FunctionType(_fl.StructType([t, t]), t))
+  return _vi.Value(_I._bind_comp_as_reference(_bb.Call(fn, arg.comp)))  # pylint: disable=protected-access
+
+
+def _use(name, make, defined):
+  """A computation used inside a trace: made anew there (make()) when a trace of the stack has
+  its name (Python then names it name_1, ...), as ctff does; else the one defined outside."""
+  ctx = _cs.context_stack.current
+  names = set()
+  while isinstance(ctx, _fcc.FederatedComputationContext):
+    names.add(ctx.name)
+    ctx = ctx.parent
+  return make() if name in names else defined
+
+
+def _zero(t):
+  """generic_zero<T>(): the inline Intrinsic('generic_zero', T)."""
+  return _vi.Value(_bb.Intrinsic('generic_zero', t))
+'''
+
+GENERIC_URI = {"+": "generic_plus", "*": "generic_multiply", "/": "generic_divide"}
+AGG_FN = {"sum": "federated_sum", "mean": "federated_mean", "min": "federated_min", "max": "federated_max"}
+
+
+def py_place(p):
+    return "_fl.CLIENTS" if p == "C" else "_fl.SERVER"
+
+
+def py_expr(node, cref):
+    """Python of an evaluator node; cref(cid): the Python expression of a computation."""
+    k = node[0]
+
+    def x(n):
+        return py_expr(n, cref)
+    if k == "lit":
+        return py_literal(node[1])
+    if k == "var":
+        return node[1]
+    if k == "comp":
+        return cref(node[1])
+    if k == "struct":
+        return py_struct([x(e) for e in node[1]], node[2] if len(node) > 2 else None)
+    if k == "sel":
+        return f"_sel({x(node[1])}, {node[2]})"
+    if k == "call":
+        if node[2] is None:
+            return f"{cref(node[1])}()"
+        if len(node) > 3 and node[3] == "args":
+            assert node[2][0] == "struct"
+            return f"{cref(node[1])}({', '.join(x(e) for e in node[2][1])})"
+        return f"{cref(node[1])}({x(node[2])})"
+    if k == "fcall":
+        return f"{x(node[1])}({'' if node[2] is None else x(node[2])})"
+    if k == "hcall":
+        return f"{node[1]}({x(node[2])})"
+    if k == "hcall2":
+        return f"{node[1]}({', '.join(x(a) for a in node[2])})"
+    if k == "zero":
+        return f"_zero({py_type(node[1])})"
+    if k == "generic":
+        return f"_generic({GENERIC_URI[node[1]]!r}, {x(node[2])}, {x(node[3])})"
+    if k == "value":
+        return f"_I.federated_value({x(node[1])}, {py_place(node[2])})"
+    if k == "bcast":
+        return f"_I.federated_broadcast({x(node[1])})"
+    if k == "map":
+        fn = "federated_map_all_equal" if node[3] == "AE" else "federated_map"
+        return f"_I.{fn}({x(node[1])}, {x(node[2])})"
+    if k == "eval":
+        return f"_I.federated_eval({x(node[1])}, {py_place(node[2])})"
+    if k in AGG_FN:
+        return f"_I.{AGG_FN[k]}({x(node[1])})"
+    if k == "wmean":
+        return f"_I.federated_mean({x(node[1])}, {x(node[2])})"
+    if k == "secure":
+        fn = "federated_secure_sum_bitwidth" if node[3] else "federated_secure_sum"
+        return f"_I.{fn}({x(node[1])}, {node[5]})"
+    if k == "agg":
+        return f"_I.federated_aggregate({x(node[1])}, {x(node[2])}, {cref(node[3])}, {cref(node[5])}, {cref(node[4])})"
+    if k == "zip":
+        return f"_I.federated_zip({x(node[1])})"
+    if k == "seqsum":
+        return f"_I.sequence_sum({x(node[1])})"
+    if k == "seqreduce":
+        return f"_I.sequence_reduce({x(node[1])}, {x(node[2])}, {cref(node[3])})"
+    if k == "seqmap":
+        return f"_I.sequence_map({x(node[1])}, {x(node[2])})"
+    raise AssertionError(f"unknown node {k}")
+
+
+def py_stmts(stmts, indent, cref):
+    out = []
+    for s in stmts:
+        if s[0] == "let":
+            out.append(f"{indent}{s[1]} = {py_expr(s[2], cref)}")
+        elif s[0] == "do":
+            out.append(f"{indent}{py_expr(s[1], cref)}")
+        elif s[0] == "unpack":
+            out.append(f"{indent}{', '.join(s[1])}, = _unpack({py_expr(s[2], cref)}, {len(s[1])})")
+        elif s[0] in ("helper", "helper2"):
+            _, hname, hp, hstmts, hret = s
+            out.append(f"{indent}def {hname}({hp if isinstance(hp, str) else ', '.join(hp)}):")
+            out += py_stmts(hstmts, indent + "  ", cref)
+            out.append(f"{indent}  return {py_expr(hret, cref)}")
+        else:
+            raise AssertionError(s)
+    return out
+
+
+def py_comp(c, indent, cref):
+    """A computation as Python: a function `_mk_<cid>()` that defines and traces it (a function named
+    c.name), and `<cid> = _mk_<cid>()`, the computation traced where the program defines it."""
+    fn = f"_fn_{c.cid}"
+    lines = [f"def _mk_{c.cid}():"]
+    n = len(c.params)
+    if n == 0:
+        lines.append(f"  def {fn}():")
+        types = []
+    elif n == 1 or c.whole:
+        lines.append(f"  def {fn}({c.lambda_params[0]}):")
+        types = [py_type(c.param_type)]
+    elif all(a for a, _ in c.params):
+        # Named parameters: Python names the struct after the function's parameters.
+        lines.append(f"  def {fn}({', '.join(a for a, _ in c.params)}):")
+        lines += [f"    {lp} = {a}" for lp, (a, _) in zip(c.lambda_params, c.params)]
+        types = [py_type(t) for _, t in c.params]
+    else:
+        # Unnamed parameters taken one by one: the elements of the one struct parameter.
+        lines.append(f"  def {fn}(_arg):")
+        lines += [f"    {lp} = _arg[{i}]" for i, lp in enumerate(c.lambda_params)]
+        types = [py_type(c.param_type)]
+    lines += py_stmts(c.stmts, "    ", cref)
+    lines.append(f"    return {py_expr(c.ret, cref)}")
+    lines.append(f"  {fn}.__name__ = {c.name!r}")
+    lines.append(f"  return _fl.federated_computation({', '.join([fn] + types)})")
+    lines.append(f"{c.cid} = _mk_{c.cid}()")
+    return [indent + l for l in lines]
+
+
+def program_hash(cxx, twin):
+    """What the committed Python outputs were made from (python/*.jsonl): the program's C++ text
+    and its twin's."""
+    import hashlib
+    return hashlib.sha256(cxx.encode() + b"\0" + twin.encode()).hexdigest()[:20]
+
+
+def python_twin(p, name):
+    """Python source of a function `name()` that traces the program (every computation, callees
+    first) and returns its main computation."""
+    names = {c.cid: c.name for c in p.comps + [p.main]}
+
+    def cref(cid):
+        # ctff renames a computation used inside a trace of its own name (or inside a trace
+        # nested in one of that name) name_1, name_2, ..., as if it were defined inside that
+        # trace's function (docs/design.md, "Name clashes"): the twin does define it there then.
+        return f"_use({names[cid]!r}, _mk_{cid}, {cid})"
+    out = [f"def {name}():"]
+    for c in p.comps + [p.main]:
+        out += py_comp(c, "  ", cref)
+    out.append(f"  return {p.main.cid}")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def program(seed, opts=None):
+    if opts and opts.get("bucket"):
+        opts = dict(opts, bucket_kind=BUCKET_KINDS[seed % len(BUCKET_KINDS)])
     for attempt in range(50):
         p = Program(seed * 1000 + attempt if attempt else seed, opts)
         p.seed = seed
@@ -1774,10 +2140,23 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=1, help="programs seed..seed+count-1 in one TU")
     ap.add_argument("--max-depth", type=int, default=3, help="levels of nested computations")
+    ap.add_argument("--bucket", action="store_true",
+                    help="a program of the known-divergence bucket (README.md, rules 3-5)")
+    ap.add_argument("--python", action="store_true", help="print the programs' Python twins instead")
     args = ap.parse_args()
+    opts = {"max_depth": args.max_depth}
+    if args.bucket:
+        opts["bucket"] = True
+    if args.python:
+        out = [PY_PRELUDE]
+        for s in range(args.seed, args.seed + args.count):
+            out.append(python_twin(program(s, opts), f"_p{s}"))
+        out.append("comps = [" + ", ".join(f"('p{s}', _p{s}())" for s in range(args.seed, args.seed + args.count)) + "]")
+        print("\n".join(out))
+        return
     out = [PRELUDE]
     for s in range(args.seed, args.seed + args.count):
-        out.append(program(s, {"max_depth": args.max_depth}).emit(f"p{s}"))
+        out.append(program(s, opts).emit(f"p{s}"))
     print("\n".join(out))
 
 

@@ -18,7 +18,7 @@
 namespace ctff_diff {
 
 struct outputs {
-  std::string bytes, compact, formatted, structural;
+  std::string bytes, compact, formatted, structural, type;
   bool has_structural = false;
 };
 
@@ -47,6 +47,7 @@ void fill(outputs& o, const C& c) {
   o.bytes = c.bytes().str();
   o.compact = std::string(c.compact());
   o.formatted = std::string(c.formatted());
+  o.type = std::string(c.type_string());
   if constexpr (requires { c.structural(); }) {
     o.has_structural = true;
     o.structural = std::string(c.structural());

@@ -151,6 +151,7 @@ void print(const char* which, const ctff_diff::outputs& o) {
   hex((l + ".compact").c_str(), o.compact);
   hex((l + ".formatted").c_str(), o.formatted);
   if (o.has_structural) hex((l + ".structural").c_str(), o.structural);
+  hex((l + ".type").c_str(), o.type);
   federated_language::Computation c;
   const bool parsed = c.ParseFromString(o.bytes);
   // A parse that succeeds must also give the same bytes back (no unknown or misplaced fields).

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -132,6 +133,14 @@ def message(lines):
             text = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', " ".join(src)))
             if "ctff: " in text:
                 main += "  [" + text[text.index("ctff: "):] + "]"
+    if "ctff: " not in main:
+        # A trace refused during constant evaluation (trace_error): the message is its argument,
+        # in g++'s "in 'constexpr' expansion" lines or clang's "in call to" notes.
+        for l in lines:
+            m = re.search(r'trace_error(?:<[^>(]*>)?\((?:\(\(const char\*\)|&)"(ctff: (?:[^"\\]|\\.)*)"', l)
+            if m:
+                main += "  [" + m.group(1).replace("\\'", "'") + "]"
+                break
     if "ctff: " not in main and "constant expression" in main:
         # clang names the cause of a failed constant evaluation in the first note.
         skip = ("in call to", "instantiation", "requested here", "declared here", "expanded from",
@@ -165,8 +174,11 @@ def shorten(text):
 
 
 def seeds_named(lines, tu_name, ranges):
+    """The seeds whose lines a diagnostic names. Any batch's name counts (a cached log names the
+    unit as the run that compiled it did: another index, another directory)."""
     seeds = set()
-    pat = re.compile(re.escape(tu_name) + r":(\d+)(?::\d+)?")
+    del tu_name
+    pat = re.compile(r"/(?:batch\d+|single\d+)\.cpp:(\d+)(?::\d+)?")
     for l in lines:
         for m in pat.finditer(l):
             n = int(m.group(1))
@@ -201,6 +213,13 @@ class Driver:
         self.timing = Counter()
         self.exec_stats = Counter()
         self.compiled = {}
+        self.python = {}        # seed -> Python's outputs (python/*.jsonl)
+        self.python_file = {}   # seed -> (file, header)
+        self.bucket = set()     # seeds of the known-divergence bucket
+        self.bucket_stats = Counter()  # (compiler, variant, outcome) -> programs
+        self.bucket_seeds = defaultdict(list)  # (compiler, variant, outcome) -> seeds
+        self.bucket_refused = set()  # bucket programs whose compile-time trace was refused
+        self.python_stats = Counter()
 
     def fail(self, seed, kind, detail):
         self.failures[seed].append((kind, detail))
@@ -209,7 +228,9 @@ class Driver:
 
     def compile(self, comp: Compiler, src_text: str, tag: str, extra_includes=()):
         """Compiles src_text; returns (object path or None, stderr). Cached by content."""
-        key = sha(comp.path, comp.version, comp.flags, self.headers_hash, self.harness_hash, src_text,
+        # The compiler by its name and version, not its path: `g++-12` and CMake's `/usr/bin/g++-12`
+        # share the cache.
+        key = sha(comp.name, comp.version, comp.flags, self.headers_hash, self.harness_hash, src_text,
                   *extra_includes)
         obj = self.cache / f"{comp.name}-{key}.o"
         log_file = self.cache / f"{comp.name}-{key}.log"
@@ -261,7 +282,7 @@ class Driver:
                 msg = message(lines)
                 for s in seeds_named(lines, tag + ".cpp", ranges) - excluded:
                     if s not in bad:
-                        self.fail(s, f"{classify(msg)} ({comp.name})", msg)
+                        self.compile_failure(s, comp, msg)
                     bad.add(s)
             if not bad:
                 break
@@ -275,11 +296,23 @@ class Driver:
             o, e = self.compile(comp, t, f"single{s}")
             if o is None:
                 msgs = [message(ls) for k, ls in diagnostics(e) if k == "error"] or [e.strip()[-300:]]
-                self.fail(s, f"{classify(msgs[0])} ({comp.name})", msgs[0])
+                self.compile_failure(s, comp, msgs[0])
             else:
                 objs.append(o)
                 good.append(s)
         return objs, good
+
+    def compile_failure(self, seed, comp, msg):
+        """A program that does not compile fails, except a bucket program whose compile-time trace
+        ctff refused (a `ctff:` trace rule: Python's order cannot be known): counted as the
+        compile-time variant's trace_failure (its run-time variants are not built)."""
+        kind = classify(msg)
+        if seed in self.bucket and kind == "trace rule":
+            self.bucket_stats[(comp.name, "ct", "trace_failure")] += 1
+            self.bucket_seeds[(comp.name, "ct", "trace_failure")].append(seed)
+            self.bucket_refused.add(seed)
+            return
+        self.fail(seed, f"{kind} ({comp.name})", msg)
 
     def prune(self, days=3):
         """Drops cache entries unused for some days (every header change makes new ones)."""
@@ -345,12 +378,35 @@ class Driver:
 
     # --- main ---------------------------------------------------------------------------------
 
+    def load_python(self):
+        """The committed Python outputs (--python-outputs): their programs join the run (the
+        file's header names the generator's options), and each is compared with Python's."""
+        main = {s: {"max_depth": self.args.max_depth} for s in range(self.args.seed, self.args.seed + self.args.count)}
+        self.opts = dict(main)
+        for f in self.args.python_outputs or []:
+            lines = Path(f).read_text().splitlines()
+            head = json.loads(lines[0])
+            opts = {"max_depth": head["max_depth"]}
+            if head.get("bucket"):
+                opts["bucket"] = True
+            for l in lines[1:]:
+                rec = json.loads(l)
+                seed = rec["seed"]
+                if seed in self.opts and self.opts[seed] != opts:
+                    raise SystemExit(f"{f}: seed {seed} is also a program of other options {self.opts[seed]}")
+                self.opts[seed] = opts
+                self.python[seed] = rec
+                self.python_file[seed] = (f, head)
+                if opts.get("bucket"):
+                    self.bucket.add(seed)
+
     def generate(self):
         t0 = time.time()
         progs = []
-        for seed in range(self.args.seed, self.args.seed + self.args.count):
+        self.load_python()
+        for seed in sorted(self.opts):
             try:
-                p = gen.program(seed, {"max_depth": self.args.max_depth})
+                p = gen.program(seed, self.opts[seed])
                 src = p.emit(f"p{seed}")
             except Exception as e:  # a generator bug: report it, keep going
                 self.fail(seed, "generator error", repr(e))
@@ -366,7 +422,10 @@ class Driver:
         a = self.args
         t_start = time.time()
         self.generate()
-        log(f"differential: {len(self.sources)} programs (seeds {a.seed}..{a.seed + a.count - 1}), "
+        extra = len(self.sources) - len([s for s in self.sources if a.seed <= s < a.seed + a.count])
+        rng = f"seeds {a.seed}..{a.seed + a.count - 1}" if a.count else "no seed range"
+        log(f"differential: {len(self.sources)} programs ({rng}"
+            + (f", and {extra} more of --python-outputs" if extra else "") + "), "
             f"{len(self.batches)} batches, compilers: {', '.join(c.name for c in self.compilers)}")
         objs = {c.name: {} for c in self.compilers}
         seeds_ok = {c.name: {} for c in self.compilers}
@@ -404,8 +463,11 @@ class Driver:
 
     def compare(self, results):
         names = [c.name for c in self.compilers]
-        fields = ["bytes", "compact", "formatted", "structural"]
+        fields = ["bytes", "compact", "formatted", "structural", "type"]
         for seed in sorted(self.sources):
+            if seed in self.python:
+                self.compare_python(seed, results)
+            bucket = seed in self.bucket  # run-time variants may throw or differ: counted
             outs = {}
             for n in names:
                 if seed not in self.compiled[n]:
@@ -416,7 +478,7 @@ class Driver:
                         self.fail(seed, f"missing output ({n})", "no output")
                     continue
                 for w in ("rt", "inner", "rtinner"):
-                    if f"{w}.error" in r:
+                    if f"{w}.error" in r and not (bucket and w != "inner"):
                         self.fail(seed, f"run-time trace threw ({n}, {w})", r[f"{w}.error"])
                 for w in ("ct", "rt", "inner", "rtinner"):
                     p = r.get(f"{w}.parse")
@@ -429,7 +491,8 @@ class Driver:
                         if f"{w}.{f}" in r:
                             outs[(n, w, f)] = r[f"{w}.{f}"]
             for f in fields:
-                vals = {(n, w): v for (n, w, ff), v in outs.items() if ff == f}
+                vals = {(n, w): v for (n, w, ff), v in outs.items() if ff == f
+                        and not (bucket and w in ("rt", "rtinner"))}
                 if len(set(vals.values())) > 1:
                     groups = defaultdict(list)
                     for k, v in vals.items():
@@ -444,6 +507,76 @@ class Driver:
                             texts[f"{w}/{n}"] = bytes.fromhex(outs.get((n, w, "compact"), "")).decode(
                                 "utf-8", "replace")
                     self.fail(seed, f"{f} differ", desc + "".join(f"\n      {k}: {t}" for k, t in texts.items()))
+
+    # --- Python's outputs ----------------------------------------------------------------------
+
+    PY_FIELDS = ["bytes", "compact", "formatted", "structural", "type"]
+
+    def compare_python(self, seed, results):
+        """Every variant of every compiler against Python's committed outputs. Bucket programs
+        (rules 3-5 left out of the ordinary ones): compile-time variants must agree, run-time ones
+        are counted per compiler and variant: agree / trace_failure / silent difference."""
+        rec = self.python[seed]
+        f, head = self.python_file[seed]
+        p = self.programs[seed]
+        sha = gen.program_hash(self.sources[seed], gen.python_twin(p, f"_p{seed}"))
+        if rec["program_sha"] != sha:
+            self.python_stats["stale"] += 1
+            return self.fail(seed, "Python outputs stale", (
+                f"the generator no longer makes the program {f} was made from: regenerate the "
+                f"Python outputs (README.md, \"Python's outputs\"; profile {head['profile']})"))
+        bucket = seed in self.bucket
+        if "python_error" in rec:
+            self.python_stats["python raised"] += 1
+            return self.fail(seed, "Python raised (ctff compiled it)", rec["python_error"])
+        want = {"bytes": rec["hex"]}
+        for k in ("compact", "formatted", "structural", "type"):
+            want[k] = rec[k].encode().hex()
+        checked = False
+        for c in self.compilers:
+            n = c.name
+            if seed not in self.compiled[n]:
+                continue
+            r = results[n].get(seed)
+            if r is None or "done" not in r:
+                continue
+            for w in ("ct", "inner", "rt", "rtinner"):
+                compile_time = w in ("ct", "inner")
+                if f"{w}.error" in r:
+                    if bucket and not compile_time:
+                        self.bucket_stats[(n, w, "trace_failure")] += 1
+                        self.bucket_seeds[(n, w, "trace_failure")].append(seed)
+                    continue  # reported by compare() (or counted)
+                if f"{w}.bytes" not in r:
+                    continue
+                checked = True
+                diff = [k for k in self.PY_FIELDS if f"{w}.{k}" in r and r[f"{w}.{k}"] != want[k]]
+                if bucket and not compile_time:
+                    self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
+                    if diff:
+                        self.bucket_seeds[(n, w, "silent difference")].append(seed)
+                    continue
+                if bucket:
+                    self.bucket_stats[(n, w, "silent difference" if diff else "agrees with Python")] += 1
+                if diff:
+                    k = diff[0]
+                    if k == "bytes":
+                        a, b = bytes.fromhex(want["bytes"]), bytes.fromhex(r[f"{w}.bytes"])
+                        at = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+                        got = bytes.fromhex(r.get(f"{w}.compact", "")).decode("utf-8", "replace")
+                        exp = rec["compact"]
+                        what = (f"bytes differ from byte {at} on (Python {len(a)} bytes, ctff {len(b)}); "
+                                "compact texts")
+                    else:
+                        got = bytes.fromhex(r[f"{w}.{k}"]).decode("utf-8", "replace")
+                        exp = rec[k]
+                        what = k
+                    self.fail(seed, f"differs from Python ({n}, {w}: {', '.join(diff)})",
+                              f"{what}:\n      Python: {exp}\n      ctff:   {got}")
+        if checked and not bucket:
+            self.python_stats["compared"] += 1
+        elif checked:
+            self.python_stats["bucket compared"] += 1
 
     # --- executing (the oracle) -------------------------------------------------------------
 
@@ -467,6 +600,8 @@ class Driver:
                     break
             if hexbytes is None:
                 continue  # did not compile or crashed: reported already
+            if seed in self.bucket:
+                continue  # the bucket is about binding order (and the oracle has no pair_up helpers)
             comp = edir / f"p{seed}.binpb"
             comp.write_bytes(bytes.fromhex(hexbytes))
             self.exec_stats["programs executed"] += 1
@@ -560,6 +695,34 @@ class Driver:
                     log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed} --max-depth {self.args.max_depth})")
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
+        if self.python:
+            ps = self.python_stats
+            nb = len([s for s in self.python if s not in self.bucket])
+            log(f"Python (federated_language 0.5.3, --python-outputs): {ps['compared']} of {nb} programs compared "
+                f"with every variant ({ps['stale']} stale, {ps['python raised']} raised in Python)")
+        if self.bucket:
+            log(f"known-divergence bucket (README.md, rules 3-5): {len(self.bucket)} programs, "
+                f"{self.python_stats['bucket compared']} compared with Python, {len(self.bucket_refused)} "
+                "refused by the compile-time trace (a ctff: trace rule; counted as ct trace_failure, "
+                "not built); per compiler and variant (agrees with Python / trace_failure / silent difference):")
+            for c in self.compilers:
+                for w in ("ct", "inner", "rt", "rtinner"):
+                    st = [self.bucket_stats[(c.name, w, o)] for o in
+                          ("agrees with Python", "trace_failure", "silent difference")]
+                    if any(st):
+                        log(f"  {c.name:12} {w:8} {st[0]:4} / {st[1]:4} / {st[2]:4}")
+            shapes = Counter()
+            for seed in self.bucket:
+                if seed in self.programs:
+                    shapes.update(set(self.programs[seed].shapes))
+            if shapes:
+                log("  programs with each shape: " + "; ".join(f"{k}: {v}" for k, v in sorted(shapes.items())))
+            for (cn, w, o), seeds in sorted(self.bucket_seeds.items()):
+                bys = Counter()
+                for seed in seeds:
+                    bys.update(set(self.programs[seed].shapes))
+                log(f"  {o} ({cn}, {w}): seeds {' '.join(map(str, sorted(seeds)))}; their shapes: "
+                    + "; ".join(f"{k}: {v}" for k, v in sorted(bys.items())))
         if self.args.ctff_run:
             st = self.exec_stats
             log(f"execution (ctff-run, N in {{{', '.join(map(str, self.args.clients))}}}): "
@@ -597,6 +760,9 @@ def main():
     ap.add_argument("--clients", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 3],
                     help="numbers of clients of the execution check (default 0,1,3)")
     ap.add_argument("--exec-timeout", type=int, default=120, help="seconds per ctff-run")
+    ap.add_argument("--python-outputs", action="append",
+                    help="Python's outputs of a seeded set of programs (python/*.jsonl, repeat): the "
+                    "programs join the run and every variant is compared with Python")
     args = ap.parse_args()
     sys.exit(Driver(args).run())
 
