@@ -3,8 +3,9 @@
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
 #   1. gcc:     g++-12, Release, everything, all ctest tests. The differential test
-#               (tests/differential) compiles its 200 programs with g++-12, clang++-16 and
-#               clang++-22 and compares all three; its object cache is build/differential-cache.
+#               (tests/differential) compiles 200 programs (depth 2), 100 of depth 3 and the 48 of
+#               the known-divergence bucket with g++-12, clang++-16 and clang++-22, compares all
+#               three and Python's committed outputs; its object cache is build/differential-cache.
 #   2. clang:   clang++-16, Release: all but the benchmarks (built by 1), the consumer tests
 #               (install and CMake packaging), the differential test and docs.diagnostics (which
 #               runs both g++-12 and clang++-16 itself): run by 1; and, unless --no-asan, but the
@@ -105,7 +106,8 @@ sanitize=(Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCTFF_SANITIZE=ON)
 [[ $asan -eq 1 ]] || sanitize=(Release)
 cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
 
-# CI's differential profile: 200 programs, compared across the three compilers (each required).
+# CI's differential profile: 200 programs plus the Python-checked depth-3 and bucket programs,
+# compared across the three compilers (each required) and with Python.
 suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run" \
   Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=200 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
