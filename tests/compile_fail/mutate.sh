@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Message-corruption run for the compile-fail suite.
 #
-#   mutate.sh <build-dir> [-j <jobs>] [--shard <k>/<n> | --rotate <n>]
+#   mutate.sh <build-dir> [-j <jobs>] [--shard <k>/<n> | --rotate <n>] [--no-baseline]
 #
 # <build-dir> is a configured ctff build tree (e.g. build/gcc); its compiler and flags are read from
 # <build-dir>/tests/compile_fail/compile_fail.env (a path to that file also works).
@@ -12,7 +12,8 @@
 # everywhere it is written (messages.py mutate: XX after "ctff:" and in place of every space of
 # each of its literals), and reruns, against the copy, each compile-fail case whose `// expect:`
 # text overlaps the message (one contains the other). A case that still passes does not depend on
-# the message it claims to test: reported as FAIL, and the run exits 1. Messages no case overlaps
+# the message it claims to test: reported as FAIL, and the run exits 1; so is a case that fails
+# for another reason than its expected text missing (a catch is the expected text gone). Messages no case overlaps
 # are reported as UNCOVERED (a failure only when CTFF_STRICT_COVERAGE=1, i.e. the CMake option
 # CTFF_COMPILE_FAIL_STRICT_COVERAGE). The cases used are first checked against the unmodified
 # headers.
@@ -21,7 +22,7 @@
 # `--rotate n` takes shard k/n with k chosen by the source tree's commit (its hash modulo n, so a
 # rerun of one commit mutates the same messages), or by the day (days since 1970 modulo n) where
 # the tree is not a git checkout. The ctest compile_fail.mutate runs `--rotate 3` (about a third
-# of the messages, ~2-3 minutes with 2 jobs); every message is mutated over 3 consecutive commits.
+# of the messages) with --no-baseline; every message is mutated over 3 consecutive commits.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,8 +32,10 @@ if [[ ${1:-} == --worker ]]; then
   # --worker <env> <case> <include-dir> <result-file>
   if CTFF_CHECK_QUIET=1 bash "$here/check.sh" "$2" "$3" "$4" >"$5.log" 2>&1; then
     echo pass >"$5"
+  elif grep -q 'expected text not found' "$5.log"; then
+    echo fail >"$5"  # caught: the message the case expects is gone
   else
-    echo fail >"$5"
+    echo other >"$5"  # failed for another reason (a broken case): not a catch
   fi
   exit 0
 fi
@@ -47,12 +50,14 @@ jobs=${CTFF_MUTATE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 shard_k=0
 shard_n=1
 rotate=0
+baseline=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     -j) jobs=$2; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
     --shard) shard_k=${2%/*}; shard_n=${2#*/}; shift 2 ;;
     --rotate) rotate=$2; shift 2 ;;
+    --no-baseline) baseline=0; shift ;;
     *) echo "mutate.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -160,7 +165,9 @@ for i in "${!messages[@]}"; do
     printf '%s\0%s\0%s\0' "$c" "$copy" "$work/m$i/$(basename "$c").result" >>"$work_list"
   done
 done
-# Baseline: every case used above must pass against the real headers.
+# Baseline: every case used above must pass against the real headers (--no-baseline: where the
+# compile_fail.<case> tests check that; a catch counts only when the case's expected text is gone).
+[[ $baseline -eq 1 ]] || used_cases=()
 for c in "${!used_cases[@]}"; do
   printf '%s\0%s\0%s\0' "$c" "$include_dir" "$work/base.$(basename "$c").result" >>"$work_list"
 done
@@ -183,16 +190,21 @@ for i in "${!messages[@]}"; do
   msg=${messages[$i]}
   survivors=()
   killers=()
+  others=()
   while IFS= read -r c; do
     [[ -z $c ]] && continue
-    if [[ $(cat "$work/m$i/$(basename "$c").result" 2>/dev/null) == fail ]]; then
-      killers+=("$(basename "$c")")
-    else
-      survivors+=("$(basename "$c")")
-    fi
+    case $(cat "$work/m$i/$(basename "$c").result" 2>/dev/null) in
+      fail) killers+=("$(basename "$c")") ;;
+      pass) survivors+=("$(basename "$c")") ;;
+      *) others+=("$(basename "$c")") ;;
+    esac
   done <<<"${message_cases[$i]}"
   if [[ ${#survivors[@]} -gt 0 ]]; then
     echo "FAIL \"$msg\": still passing with the message corrupted: ${survivors[*]}"
+    failures=$((failures + 1))
+  elif [[ ${#others[@]} -gt 0 ]]; then
+    echo "FAIL \"$msg\": failing for another reason than the corrupted message: ${others[*]}"
+    for c in "${others[@]}"; do sed 's/^/    /' "$work/m$i/$c.result.log"; done
     failures=$((failures + 1))
   else
     echo "ok   \"$msg\": caught by ${killers[*]}"
