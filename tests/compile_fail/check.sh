@@ -17,17 +17,21 @@
 #                           print a '"' of the text as \"
 #   ... // expect-line       (a trailing comment) the user's own line, where the mistake is
 #   ... // expect-made-line  (optional, a trailing comment) the line that made the offending value,
-#                            where that is not the expect-line (a value made from constants only
-#                            that is never used: the mistake shows where its computation is used)
-#   // expect-mode: trace    (optional) the error is found while the trace runs, see below
-#                            (`trace strict`: and its report keeps the ordinary line budget)
+#                            where that is not the expect-line
+#   // expect-mode: trace    (optional) the error is found while the trace runs and the trace
+#                            cannot record it (trace/fault.hpp), see below (`trace strict`: and
+#                            its report keeps the ordinary line budget)
 # The case passes only if
 #   1. the compiler rejects the file,
 #   2. every `// expect: <text>` line's text appears in the compiler output, and every
 #      `// expect-re: <regex>` matches a line of it,
 #   3. the output shows the user's line: `<case>.cpp:<n>:` where n is the line marked with a
 #      trailing `// expect-line` (exactly one such line per case), or names it in a ctff
-#      diagnostic's text (`made at line <n>: <case>.cpp`),
+#      diagnostic's text (`made at line <n>: <case>.cpp`), or, in trace mode on g++, as the
+#      subscript of the read that fails (`array subscript value '<n>'`, see 3b),
+#   3a. each `// expect:` text that starts with "ctff:" appears in exactly one diagnostic line
+#      (`<file>:<line>:<column>: ...`; the compilers' echo of a source line is not counted): one
+#      mistake, one message,
 #   3b. if a line is marked `// expect-made-line`, the output names it too: `<case>.cpp:<m>:`,
 #      `made at line <m>:`, or, on g++ (which prints the subscript of a read out of bounds, not
 #      the arguments of the calls it went through: trace/context.hpp), `array subscript value
@@ -91,9 +95,22 @@ done
 mapfile -t marked < <(grep -nE '//[[:space:]]*expect-line[[:space:]]*$' "$case_file" | cut -d: -f1)
 if [[ ${#marked[@]} -ne 1 ]]; then
   problems+=("the case must mark exactly one line with a trailing '// expect-line' (found ${#marked[@]})")
-elif ! grep -qE -- "^([^ ]*/)?${name//./\\.}:${marked[0]}:|made at line ${marked[0]}:[ \"]" <<<"$output"; then
-  problems+=("the user's line $name:${marked[0]} does not appear in the output")
+else
+  user_line_re="^([^ ]*/)?${name//./\\.}:${marked[0]}:|made at line ${marked[0]}:[ \"]"
+  grep -qE '^[[:space:]]*//[[:space:]]*expect-mode:[[:space:]]*trace' "$case_file" &&
+    user_line_re+="|array subscript value (‘|')${marked[0]}(’|')"
+  if ! grep -qE -- "$user_line_re" <<<"$output"; then
+    problems+=("the user's line $name:${marked[0]} does not appear in the output")
+  fi
 fi
+# One mistake, one message: each expected ctff: text in exactly one diagnostic line.
+for text in "${expects[@]}"; do
+  [[ $text == ctff:* ]] || continue
+  count=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: ' <<<"$output" | grep -cF -- "$text")
+  if [[ $count -gt 1 ]]; then
+    problems+=("the message appears in $count diagnostic lines, not one: $text")
+  fi
+done
 # The line that made the offending value, where the mistake is reported at another line.
 mapfile -t made < <(grep -nE '//[[:space:]]*expect-made-line[[:space:]]*$' "$case_file" | cut -d: -f1)
 if [[ ${#made[@]} -gt 1 ]]; then

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <source_location>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -77,7 +78,9 @@ class runtime_computation_t {
   using result_type = detail::value_type_t<typename detail::body_result<Fn, P>::type>;
   using type = function_t<P, result_type>;
 
-  constexpr explicit runtime_computation_t(Fn fn) : fn_(fn) {
+  // `where`: the user's line that made it, named by the diagnostic of a trace that fails on it.
+  constexpr explicit runtime_computation_t(Fn fn, const std::source_location& where = {})
+      : fn_(fn), made_(where) {
     if (std::is_constant_evaluated()) {
       // Freed with this object. A constant that would keep it (a constexpr variable, or a
       // variable of static storage that the compiler tries to initialise at compile time) is then
@@ -88,7 +91,7 @@ class runtime_computation_t {
       out_ = detail::runtime_outputs::traced<Fn, P>(fn_, Name.view());
     }
   }
-  constexpr runtime_computation_t(const runtime_computation_t& o) : fn_(o.fn_) {
+  constexpr runtime_computation_t(const runtime_computation_t& o) : fn_(o.fn_), made_(o.made_) {
     if (o.transient_) transient_ = new bool(true);
     if (o.out_) out_ = new std::shared_ptr<detail::runtime_outputs>(*o.out_);
   }
@@ -99,6 +102,7 @@ class runtime_computation_t {
     std::swap(out_, copy.out_);
     std::swap(transient_, copy.transient_);
     fn_ = copy.fn_;
+    made_ = copy.made_;
     return *this;
   }
   constexpr ~runtime_computation_t() {
@@ -128,6 +132,7 @@ class runtime_computation_t {
   std::shared_ptr<detail::runtime_outputs>* out_ = nullptr;  // shared by copies
   bool* transient_ = nullptr;  // made during constant evaluation (then out_ is null)
   Fn fn_;  // traced inside an enclosing trace: of the same name (name_1, ...) or at compile time
+  detail::made_where made_{};  // the user's line that made it
 };
 
 namespace detail {
@@ -173,8 +178,10 @@ constexpr auto placeholder_computation() {
 
 }  // namespace detail
 
+// `where` (left to its default) is the user's line: a computation with captures remembers it for
+// the diagnostic of a compile-time trace that fails on it (trace/fault.hpp).
 template <fixed_string Name, class... Params, class Fn>
-constexpr auto computation(Fn fn) {
+constexpr auto computation(Fn fn, std::source_location where = std::source_location::current()) {
   static_assert((detail::is_arg_v<Params> && ...) || (!detail::is_arg_v<Params> && ...),
                 "ctff: computation: name every parameter (ctff::arg<\"name\", T>) or none, as "
                 "Python does; a partly named struct is one ctff::struct_<...> parameter");
@@ -208,7 +215,7 @@ constexpr auto computation(Fn fn) {
   } else if constexpr (detail::is_static_fn<Fn>) {
     return computation_t<Name, Fn, P>(fn);
   } else {
-    return runtime_computation_t<Name, Fn, P>(std::move(fn));
+    return runtime_computation_t<Name, Fn, P>(std::move(fn), where);
   }
 }
 
@@ -219,10 +226,13 @@ template <fixed_string Name, class Body, class P>
 constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index);
 template <fixed_string Name, class Body, class P>
 struct deferred_trace;
+// `made`: where the computation was made (its diagnostic names that line), if known.
 template <fixed_string Name, class Body, class P>
-constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index);
+constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index,
+                              const made_where& made = {});
 template <fixed_string Name, class Fn, class Body, class P>
-constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index);
+constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index,
+                                 const made_where& made = {});
 
 template <fixed_string N, class Fn, class P>
 struct convert<computation_t<N, Fn, P>> {
@@ -273,7 +283,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
     if (!comp.out_ && c.floating) {  // made during constant evaluation, used on constants only
       const auto index = static_cast<std::uint32_t>(c.embeds.size());
       c.embeds.push_back(embed{});
-      trace_floating<N, Fn, P>(c, comp.fn_, index);
+      trace_floating<N, Fn, P>(c, comp.fn_, index, comp.made_);
       return embedded_node(c, index);
     }
     // Made during constant evaluation (not traced on its own), or as for computation_t unless
@@ -283,7 +293,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       const auto index = static_cast<std::uint32_t>(c.embeds.size());
       c.embeds.push_back(embed{});
       if (c.floating)
-        trace_in_floating<N, Fn, Fn, P>(c, comp.fn_, index);
+        trace_in_floating<N, Fn, Fn, P>(c, comp.fn_, index, comp.made_);
       else
         trace_nested<N, Fn, P>(c, comp.fn_, index);
       return embedded_node(c, index);

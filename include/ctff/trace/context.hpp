@@ -155,6 +155,18 @@ constexpr void unused_constant_value(std::uint32_t made_at_line) {
 #endif
 }
 
+// A failure found by the trace (trace/fault.hpp): kept by a floating context or the outermost
+// trace during constant evaluation (reported once its outputs are asked for), else trace_error.
+CTFF_DEFER
+constexpr void trace_fault_in(trace_ctx& c, fault_kind kind, const made_where& made,
+                              bool at_once = false) {
+  if (std::is_constant_evaluated() && (c.floating || !c.parent)) {
+    if (c.fault.kind == fault_kind::none) c.fault = trace_fault{kind, made};
+    return;
+  }
+  trace_error(fault_message(kind), at_once);
+}
+
 CTFF_DEFER
 constexpr void retain(trace_ctx* c) {
   if (c && c->floating) ++c->refs;
@@ -229,7 +241,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
     }
   }
   if (from.fault.kind != fault_kind::none) {
-    if (!keeps_faults) trace_error(CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+    if (!keeps_faults) trace_error(fault_message(from.fault.kind));
     if (to.fault.kind == fault_kind::none) to.fault = from.fault;
   }
   for (node n : from.nodes) {

@@ -153,13 +153,17 @@ constexpr void collect(X&& x, scratch<operand>& ops) {
 // into it), else the first floating one reached through a variable, else the first floating one,
 // else a new floating context. A floating context used through a variable is marked `named`: its
 // bindings were made at some earlier, unknown point (see merge_into).
+// `made`: set to where the first temporary operand made from constants only was made, if known
+// (the user's line for restore_order's diagnostic).
 CTFF_DEFER
-constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr) {
+constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr,
+                           made_where* made = nullptr) {
   for (auto& o : ops) {
     o.loc = resolve(o.loc);
     auto* c = o.loc.ctx;
     o.floating = c->floating;
     if (c->floating && !o.temp) c->named = true;
+    if (made && c->floating && o.temp && !made->known()) *made = c->made;
     if (!c->floating) {
       if (target && !target->floating && target != c)
         trace_error("ctff: a value of one trace was used inside another trace (a computation's function reads a value of the trace that encloses it, as a capture: pass it as an argument)", true);
@@ -332,7 +336,8 @@ constexpr bool evaluates_left_to_right() {
 // Puts the windows of temporary operands back into argument order; returns where the window of
 // the value consuming them starts (no_node: it has none of its own operands).
 CTFF_DEFER
-constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops) {
+constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops,
+                                      const made_where& made = {}) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
   for (auto& o : ops) {
     if (!o.temp || o.loc.first != o.loc.last || o.loc.first == 0) continue;
@@ -402,7 +407,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops) {
             held_inline(c, call, c.bindings[lo]) || used_by_other(c, t, by_pos.front(), call);
   }
   if (!known) {
-    trace_error("ctff: C++ evaluated these arguments out of order and their calls cannot be put back into Python's order (a result left unused, or kept in a variable of a helper, sits between them); bind each argument to a named variable first");
+    trace_fault_in(c, fault_kind::out_of_order, made);
     return no_node;
   }
   scratch<std::uint32_t> tail;
@@ -424,8 +429,9 @@ constexpr gathered gather(trace_ctx* target, X&&... x) {
   scratch<operand> ops;
   (collect(static_cast<X&&>(x), ops), ...);
   gathered g;
-  g.ctx = unify(ops, target);
-  g.span_first = restore_order(*g.ctx, ops);
+  made_where made{};
+  g.ctx = unify(ops, target, &made);
+  g.span_first = restore_order(*g.ctx, ops, made);
   return g;
 }
 

@@ -1,8 +1,13 @@
 // Where C++ cannot know Python's binding order, a compile-time trace fails with one diagnostic.
 //
 // A failure found by the trace itself is kept as a `trace_fault` in the trace (the trace goes on,
-// its graph is never shown) and reported by one static_assert naming the line that made the
-// offending value (trace/static_outputs.hpp). A failure the trace cannot record (a value made
+// its graph is never shown) and reported by one static_assert naming the user's line where it is
+// known (trace/static_outputs.hpp): the line that made the offending value made from constants
+// only, or that made the offending computation. Kept: a constants-only value kept in a variable,
+// arguments out of order (where one of them was made from constants only, its line), a
+// computation with captures traced early under an enclosing name (the line that made it). Where
+// the failure happens in a nested trace (not the outermost one, not a floating context), it ends
+// the trace instead, as one that cannot be recorded. A failure the trace cannot record (a value made
 // from constants only that dies unused: no trace ever sees it) makes the trace not a constant
 // expression; static_outputs.hpp tells that apart without an error, and evaluates the trace once
 // more where the compiler's report of why is the only error.
@@ -20,6 +25,20 @@
   "cannot tell where Python binds it; use it in the expression that makes it, or make it a "  \
   "struct with the calls it meets (docs/porting_from_python.md)"
 
+// Arguments that C++ evaluated out of order, which cannot be put back into Python's order
+// (trace/convert.hpp: restore_order).
+#define CTFF_OUT_OF_ORDER_MESSAGE                                                                \
+  "ctff: C++ evaluated these arguments out of order and their calls cannot be put back into "  \
+  "Python's order (a result left unused, or kept in a variable of a helper, sits between "     \
+  "them); bind each argument to a named variable first"
+
+// A computation with captures traced early (on constants only, during a compile-time trace) under
+// a name that an enclosing trace turned out to have (trace/polymorphic.hpp: checked_embed).
+#define CTFF_FLOATING_RENAMED_MESSAGE                                                              \
+  "ctff: a computation with captures called on constants only is named like an enclosing "       \
+  "computation (or a computation it uses is): C++ traced it before it knew the enclosing names, " \
+  "as a compile-time trace does; rename it"
+
 // The rule for a value made from constants only that is never used (trace/context.hpp: a failed
 // constant evaluation at compile time, whose notes show it).
 #define CTFF_UNUSED_CONSTANT_VALUE_MESSAGE "ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it"
@@ -29,6 +48,8 @@ namespace ctff::detail {
 enum class fault_kind : std::uint8_t {
   none,
   kept_constant_value,  // a value made from constants only, kept in a variable, met other calls
+  out_of_order,         // arguments evaluated out of order that cannot be put back
+  floating_renamed,     // a computation with captures traced early, named like an enclosing one
   not_constant,         // the trace is not a constant expression (reported by the compiler)
 };
 
@@ -46,6 +67,15 @@ struct made_where {
   }
   constexpr bool known() const { return line != 0; }
 };
+
+// The message of a kept failure (for trace_error where it cannot be kept).
+constexpr const char* fault_message(fault_kind k) {
+  switch (k) {
+    case fault_kind::out_of_order: return CTFF_OUT_OF_ORDER_MESSAGE;
+    case fault_kind::floating_renamed: return CTFF_FLOATING_RENAMED_MESSAGE;
+    default: return CTFF_KEPT_CONSTANT_VALUE_MESSAGE;
+  }
+}
 
 // A structural type: it is a template argument of the traced shape.
 struct trace_fault {

@@ -134,6 +134,7 @@ struct deferred_trace final : deferred_embed {
 struct checked_embed final : deferred_embed {
   scratch<std::string_view> names;  // of the traces nested under the floating context
   const trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
+  made_where made{};  // where the computation was made, if known
   constexpr ~checked_embed() override {}  // (as deferred_trace's)
   static constexpr bool related(std::string_view a, std::string_view b) {
     if (a.size() < b.size()) std::swap(a, b);
@@ -142,8 +143,10 @@ struct checked_embed final : deferred_embed {
   constexpr void run(trace_ctx& into) const override {
     for (const trace_ctx* p = assumed == &into ? nullptr : &into; p; p = p->parent)
       for (std::string_view n : names)
-        if (related(p->name, n))
-          trace_error("ctff: a computation with captures called on constants only is named like an enclosing computation (or a computation it uses is): C++ traced it before it knew the enclosing names, as a compile-time trace does; rename it", true);
+        if (related(p->name, n)) {
+          trace_fault_in(into, fault_kind::floating_renamed, made, true);  // kept: the trace goes on
+          return;
+        }
     // Joined a trace that is itself traced early (nested floating uses): its names are checked
     // again when that one joins.
     for (const trace_ctx* p = &into; p; p = p->parent)
@@ -158,8 +161,10 @@ struct checked_embed final : deferred_embed {
 // the body's captures may refer to locals of the traced function, gone by then. Under the trace
 // running now at run time (active_trace(), the one c will join), under none at compile time.
 template <fixed_string Name, class Body, class P>
-constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index) {
+constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index,
+                              const made_where& made) {
   auto* check = new checked_embed;
+  check->made = made;
   c.deferred.push_back(check);
   if (!std::is_constant_evaluated()) check->assumed = active_trace();
   auto* const outer_log = c.name_log;
@@ -174,11 +179,12 @@ constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t inde
 // A use in a floating context: a function without captures is traced when the context joins its
 // trace (then its names are known), any other at once (trace_floating).
 template <fixed_string Name, class Fn, class Body, class P>
-constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index) {
+constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index,
+                                 const made_where& made) {
   if constexpr (std::is_empty_v<Fn>)
     c.deferred.push_back(new deferred_trace<Name, Body, P>(body, index));
   else
-    trace_floating<Name, Body, P>(c, body, index);
+    trace_floating<Name, Body, P>(c, body, index, made);
 }
 
 // One concrete use of a polymorphic computation: a function value of type (P -> R).

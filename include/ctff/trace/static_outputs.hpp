@@ -70,14 +70,16 @@ template <class C>
 using traced_t =
     std::conditional_t<traced_shape_v<C>.fault.kind == fault_kind::none, C, failed_trace_stand_in>;
 
-// "made at line <n>: <file>" for the diagnostic of a kept constant value.
-template <made_where M>
+// "made at line <n>: <file>" for the diagnostic of a kept failure: the user's line (trace/fault.hpp),
+// after what was made there; `Unknown` where the line is not known.
+template <made_where M, fixed_string What = "", fixed_string Unknown = "made by a call of a computation on constants">
 struct made_at_writer {
   constexpr void operator()(text_sink& s) const {
     if (!M.known()) {
-      s.put("made by a call of a computation on constants");
+      s.put(Unknown.view());
       return;
     }
+    s.put(What.view());
     s.put("made at line ");
     char digits[10];
     int n = 0;
@@ -107,6 +109,13 @@ constexpr frozen_read static_graph() {
   constexpr trace_fault f = traced_shape_v<C>.fault;
   if constexpr (f.kind == fault_kind::kept_constant_value) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
+  } else if constexpr (f.kind == fault_kind::out_of_order) {
+    CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "an argument ",
+                                                "no argument made from constants only: line unknown">>::shown,
+                  CTFF_OUT_OF_ORDER_MESSAGE);
+  } else if constexpr (f.kind == fault_kind::floating_renamed) {
+    CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "the computation ", "line unknown">>::shown,
+                  CTFF_FLOATING_RENAMED_MESSAGE);
   } else if constexpr (f.kind == fault_kind::not_constant) {
     if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
   }

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The `ctff:` messages of include/ctff/ and the compile-fail cases that expect them.
+
+    messages.py list [<include-dir>]                  one message a line: <id> <text>
+    messages.py coverage [<include-dir>] [<cases>]    every message, covered or not, and counts
+    messages.py mutate <include-copy> <id> [<id>...]  corrupts messages <id> in a copy of include/
+
+A message is a string literal, or a run of adjacent literals (C++ joins them: "ctff: a " "b"),
+whose text starts with "ctff:", outside comments, including those in macros continued over
+several lines. Its text is the joined literals with C escapes undone (\\" is "), which is how the
+compilers print it. Messages are numbered in order of their text (the same text at several places
+is one message, all its places corrupted together).
+
+A case covers a message when one of its `// expect: <text>` lines overlaps it (one contains the
+other), as mutate.sh decides which cases to rerun against a corrupted message.
+
+`mutate` inserts XX after "ctff:" and replaces every space of every literal of the message by XX,
+in every place the message is written, and nothing else.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_INCLUDE = os.path.normpath(os.path.join(HERE, "..", "..", "include"))
+
+
+def literal_runs(src):
+    """Yields runs of adjacent ordinary string literals: lists of (start, end) source spans
+    (quotes included). Skips comments, character literals and raw strings."""
+    i, n = 0, len(src)
+    run = []
+    while i < n:
+        c = src[i]
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        if c == '"':
+            # R"delim( ... )delim": skipped whole (no message is a raw string).
+            if i > 0 and src[i - 1] == "R" and (i < 2 or not (src[i - 2].isalnum() or src[i - 2] == "_")):
+                m = re.match(r'"([^()\\ ]{0,16})\(', src[i:])
+                if m:
+                    end = src.find(")" + m.group(1) + '"', i)
+                    i = n if end < 0 else end + len(m.group(1)) + 2
+                    if run:
+                        yield run
+                        run = []
+                    continue
+            j = i + 1
+            while j < n and src[j] != '"':
+                j += 2 if src[j] == "\\" else 1
+            run.append((i, j + 1))
+            i = j + 1
+            continue
+        if c == "'":
+            # A character literal, or a digit separator (1'000): skip the literal only.
+            if i > 0 and (src[i - 1].isalnum() or src[i - 1] == "_") and not re.match(r"[uUL8]", src[i - 1]):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and src[j] != "'":
+                j += 2 if src[j] == "\\" else 1
+            i = j + 1
+            if run:
+                yield run
+                run = []
+            continue
+        if c.isspace() or src.startswith("\\\n", i):
+            i += 2 if c == "\\" else 1
+            continue
+        if run:
+            yield run
+            run = []
+        i += 1
+    if run:
+        yield run
+
+
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\", "0": "\0", "?": "?"}
+
+
+def unescape(body):
+    return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+def find_messages(include_dir):
+    """{text: [(path, [(start, end), ...]), ...]} for every ctff: message."""
+    found = {}
+    root = os.path.join(include_dir, "ctff")
+    for dirpath, _, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            if not f.endswith((".hpp", ".h")):
+                continue
+            path = os.path.join(dirpath, f)
+            with open(path, encoding="utf-8") as fh:
+                src = fh.read()
+            for run in literal_runs(src):
+                text = "".join(unescape(src[a + 1:b - 1]) for a, b in run)
+                if text.startswith("ctff:"):
+                    found.setdefault(text, []).append((path, run))
+    return found
+
+
+def numbered(include_dir):
+    found = find_messages(include_dir)
+    return [(i, t, found[t]) for i, t in enumerate(sorted(found))]
+
+
+def case_expects(cases_dir):
+    out = {}
+    for f in sorted(os.listdir(cases_dir)):
+        if not f.endswith(".cpp"):
+            continue
+        texts = []
+        with open(os.path.join(cases_dir, f), encoding="utf-8") as fh:
+            for line in fh:
+                m = re.match(r"\s*//\s*expect:\s*(.*?)\s*$", line)
+                if m and m.group(1):
+                    texts.append(m.group(1))
+        out[f] = texts
+    return out
+
+
+def covering(text, expects):
+    return [c for c, ts in expects.items() if any(t in text or text in t for t in ts)]
+
+
+def one_line(text):
+    return text.replace("\n", "\\n")
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in ("list", "coverage", "mutate"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = argv[1]
+    if cmd == "list":
+        include_dir = argv[2] if len(argv) > 2 else DEFAULT_INCLUDE
+        for i, text, _ in numbered(include_dir):
+            print(i, one_line(text))
+        return 0
+    if cmd == "coverage":
+        include_dir = argv[2] if len(argv) > 2 else DEFAULT_INCLUDE
+        cases_dir = argv[3] if len(argv) > 3 else HERE
+        expects = case_expects(cases_dir)
+        messages = numbered(include_dir)
+        covered = 0
+        for i, text, places in messages:
+            cases = covering(text, expects)
+            covered += bool(cases)
+            where = ", ".join(sorted({os.path.relpath(p, include_dir) for p, _ in places}))
+            status = "covered  " if cases else "UNCOVERED"
+            print(f"{status} [{where}] {one_line(text)}")
+            if cases:
+                print("          by " + " ".join(cases))
+        print(f"messages.py: {len(messages)} ctff: messages, {covered} covered by a compile-fail "
+              f"case, {len(messages) - covered} not")
+        return 0
+    # mutate
+    if len(argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    copy = argv[2]
+    wanted = {int(a) for a in argv[3:]}
+    edits = {}  # path -> [(start, end, replacement)]
+    for i, text, places in numbered(copy):
+        if i not in wanted:
+            continue
+        for path, run in places:
+            with open(path, encoding="utf-8") as fh:
+                src = fh.read()
+            for k, (a, b) in enumerate(run):
+                body = src[a + 1:b - 1].replace(" ", "XX")
+                if k == 0:
+                    body = body.replace("ctff:", "ctff:XX", 1)
+                edits.setdefault(path, []).append((a, b, '"' + body + '"'))
+    for path, es in edits.items():
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        for a, b, rep in sorted(es, reverse=True):
+            src = src[:a] + rep + src[b:]
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(src)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
