@@ -188,8 +188,23 @@ def seeds_named(lines, tu_name, ranges):
     return seeds
 
 
+def trace_rule_messages():
+    """The ctff: messages of the trace's binding-order rules (trace/fault.hpp): a compile-time trace
+    keeps these failures and reports them with a static_assert, not as a type rule."""
+    text = (Path(__file__).resolve().parents[2] / "include/ctff/trace/fault.hpp").read_text()
+    out = []
+    for m in re.finditer(r"#define CTFF_\w+_MESSAGE((?:\s*\\?\s*\"(?:[^\"\\]|\\.)*\")+)", text):
+        out.append("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))))
+    return out
+
+
+TRACE_RULES = trace_rule_messages()
+
+
 def classify(msg):
     if "ctff:" in msg and "static assert" in msg:
+        if any(r[:60] in msg for r in TRACE_RULES):
+            return "trace rule"
         return "type rule (generator bug?)"
     if "[ctff:" in msg:
         return "trace rule"
