@@ -17,6 +17,7 @@
 #include <ctff/ctff.hpp>
 #include <ctff/proto.hpp>
 
+#include "at_run_time.hpp"
 #include "parse_back.hpp"
 #include "python_goldens.hpp"
 
@@ -25,17 +26,7 @@ namespace {
 using namespace ctff;
 using ci = at_clients<std::int32_t>;
 
-// Body with a run-time member: a computation over it is traced at run time. It takes what Body
-// takes (the parameter whole, or one argument per element).
-template <class Body>
-struct at_run_time {
-  int k = 0;
-  template <class... X>
-    requires std::is_invocable_v<const Body&, X...>
-  auto operator()(X... x) const {
-    return Body{}(x...);
-  }
-};
+using ctff_test::at_run_time;
 
 // Traces `Body` at compile time and at run time under the name N with parameters Ps; both must
 // equal Python's golden `golden` and the hand-derived `expected`.

@@ -17,6 +17,7 @@
 #include <ctff/ctff.hpp>
 #include <ctff/proto.hpp>
 
+#include "at_run_time.hpp"
 #include "parse_back.hpp"
 #include "python_goldens.hpp"
 
@@ -37,16 +38,7 @@ constexpr bool right_to_left_at_run_time = true;  // g++'s generated code
   return ctff_test::python_golden("evaluation_order", file.substr(0, dot), file.substr(dot + 1));
 }
 
-// Body with a run-time member: a computation over it is traced at run time.
-template <class Body>
-struct at_run_time {
-  int k = 0;
-  template <class... X>
-    requires std::is_invocable_v<const Body&, X...>
-  auto operator()(X... x) const {
-    return Body{}(x...);
-  }
-};
+using ctff_test::at_run_time;
 
 template <fixed_string N, class Body>
 constexpr auto traced = computation<N, arg<"a", ci>, arg<"b", ci>>(Body{});
