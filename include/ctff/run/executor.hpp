@@ -109,28 +109,39 @@ class executor {
       o.compact();
     }
   void bind(const O& opaque, Fn fn) {
+    // (Each check in an `if constexpr` of its own: a rejected callable stops there, with one
+    // diagnostic and no follow-on error from the wrapper below it.)
     using T = typename O::type;
     if constexpr (!detail::is_function_v<T>) {
       using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-      static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
-      bind(std::string(opaque.compact()), [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); });
+      if constexpr (!converts_v<T, U>)
+        static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
+      else
+        bind(std::string(opaque.compact()), [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); });
     } else {
       using P = typename detail::function_parts<T>::param;
       using R = typename detail::function_parts<T>::result;
       if constexpr (std::is_void_v<P>) {
         using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-        static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-        bind(std::string(opaque.compact()),
-             [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); });
+        if constexpr (!converts_v<R, U>)
+          static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+        else
+          bind(std::string(opaque.compact()),
+               [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); });
       } else {
         using A = typename detail::single_param<Fn>::type;
-        static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
-        using U = std::remove_cvref_t<std::invoke_result_t<Fn&, const A&>>;
-        static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-        bind(std::string(opaque.compact()), [fn](const dynamic_value* arg) mutable {
-          if (!arg) throw detail::run_fault("a binding called without its argument");
-          return to_value<R>(fn(from_value<A, P>(*arg, "binding argument")), "binding result");
-        });
+        if constexpr (!converts_v<P, A>) {
+          static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
+        } else {
+          using U = std::remove_cvref_t<std::invoke_result_t<Fn&, const A&>>;
+          if constexpr (!converts_v<R, U>)
+            static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+          else
+            bind(std::string(opaque.compact()), [fn](const dynamic_value* arg) mutable {
+              if (!arg) throw detail::run_fault("a binding called without its argument");
+              return to_value<R>(fn(from_value<A, P>(*arg, "binding argument")), "binding result");
+            });
+        }
       }
     }
   }
@@ -142,17 +153,21 @@ class executor {
   template <class R = dynamic_value, class C, class... A>
   R call(const C& comp, const A&... args) {
     using T = typename C::type;
-    static_assert(detail::is_function_v<T>, "ctff: call: not a computation of a function type");
-    using P = typename detail::function_parts<T>::param;
-    using Rt = typename detail::function_parts<T>::result;
-    static_assert(detail::packs_arguments<P, A...>(),
-                  "ctff: call: the arguments do not convert to the computation's parameter type");
-    static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
-    if constexpr (detail::packs_arguments<P, A...>() && converts_v<Rt, R>) {
-      const dynamic_value arg = detail::pack_arguments<P>(args...);
-      return from_value<R, Rt>(run_program(program_of(comp), arg));
-    } else {  // rejected above: one diagnostic, not one more per use of the arguments or result
-      throw argument_error("arg", "unreachable");
+    if constexpr (!detail::is_function_v<T>) {
+      static_assert(detail::is_function_v<T>, "ctff: call: not a computation of a function type");
+      throw argument_error("arg", "unreachable");  // rejected: one diagnostic, no follow-on
+    } else {
+      using P = typename detail::function_parts<T>::param;
+      using Rt = typename detail::function_parts<T>::result;
+      static_assert(detail::packs_arguments<P, A...>(),
+                    "ctff: call: the arguments do not convert to the computation's parameter type");
+      static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
+      if constexpr (detail::packs_arguments<P, A...>() && converts_v<Rt, R>) {
+        const dynamic_value arg = detail::pack_arguments<P>(args...);
+        return from_value<R, Rt>(run_program(program_of(comp), arg));
+      } else {  // rejected above: one diagnostic, not one more per use of the arguments or result
+        throw argument_error("arg", "unreachable");
+      }
     }
   }
 

@@ -223,7 +223,8 @@ namespace detail {
 
 // Defined in trace/polymorphic.hpp (included at the end of this file).
 template <fixed_string Name, class Body, class P>
-constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index);
+constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index,
+                            const made_where& made);
 template <fixed_string Name, class Body, class P>
 struct deferred_trace;
 // `made`: where the computation was made (its diagnostic names that line), if known.
@@ -249,7 +250,7 @@ struct convert<computation_t<N, Fn, P>> {
       if (c.floating)
         c.deferred.push_back(new deferred_trace<N, Fn, P>(Fn{}, index));
       else
-        trace_nested<N, Fn, P>(c, Fn{}, index);
+        trace_nested<N, Fn, P>(c, Fn{}, index, {});
       return embedded_node(c, index);
     }
     embed e{};
@@ -295,7 +296,7 @@ struct convert<runtime_computation_t<N, Fn, P>> {
       if (c.floating)
         trace_in_floating<N, Fn, Fn, P>(c, comp.fn_, index, comp.made_);
       else
-        trace_nested<N, Fn, P>(c, comp.fn_, index);
+        trace_nested<N, Fn, P>(c, comp.fn_, index, comp.made_);
       return embedded_node(c, index);
     }
     // Copied into the trace's pools: the computation may be a temporary that dies before the

@@ -37,7 +37,7 @@ struct deferred_embed {
 };
 
 struct trace_ctx : graph {
-  const trace_ctx* parent = nullptr;  // the enclosing trace, for name clashes (`name_1`)
+  trace_ctx* parent = nullptr;  // the enclosing trace: name clashes (`name_1`), kept failures
   // Where nested traces under this one log their names (floating only, while trace_floating in
   // trace/polymorphic.hpp traces into it); null otherwise.
   scratch<std::string_view>* name_log = nullptr;
@@ -50,7 +50,8 @@ struct trace_ctx : graph {
   // which die after it is made, from a helper's, which die before (alive_after, trace_into).
   std::uint32_t events = 0, alive_after = 0;
   scratch<deferred_embed*> deferred;  // floating only: owned, run when merged into a trace
-  made_where made{};       // floating only: where the value that made it was made, if known
+  // Floating: where the value that made it was made; nested: where its computation was made.
+  made_where made{};
   trace_fault fault{};  // compile time: the first failure (trace/fault.hpp)
 
   constexpr trace_ctx() = default;
@@ -155,13 +156,22 @@ constexpr void unused_constant_value(std::uint32_t made_at_line) {
 #endif
 }
 
-// A failure found by the trace (trace/fault.hpp): kept by a floating context or the outermost
-// trace during constant evaluation (reported once its outputs are asked for), else trace_error.
+// Where a failure found in c is kept during constant evaluation (trace/fault.hpp): the floating
+// context or outermost trace that c is or runs in. Null at run time, where failures throw.
+CTFF_DEFER
+constexpr trace_ctx* fault_keeper(trace_ctx& c) {
+  if (!std::is_constant_evaluated()) return nullptr;
+  trace_ctx* k = &c;
+  while (!k->floating && k->parent) k = k->parent;
+  return k;
+}
+
+// A failure found by the trace: kept (reported once the outputs are asked for), else trace_error.
 CTFF_DEFER
 constexpr void trace_fault_in(trace_ctx& c, fault_kind kind, const made_where& made,
                               bool at_once = false) {
-  if (std::is_constant_evaluated() && (c.floating || !c.parent)) {
-    if (c.fault.kind == fault_kind::none) c.fault = trace_fault{kind, made};
+  if (trace_ctx* k = fault_keeper(c)) {
+    if (k->fault.kind == fault_kind::none) k->fault = trace_fault{kind, made};
     return;
   }
   trace_error(fault_message(kind), at_once);
@@ -229,21 +239,9 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto co = static_cast<std::uint32_t>(to.chars.size());
   const auto bo = static_cast<std::uint32_t>(to.byte_pool.size());
   const auto bo0 = static_cast<std::uint32_t>(to.bindings.size());
-  // A failure is kept by a floating context or the outermost trace (reported once its outputs
-  // are asked for); anywhere else it ends the trace.
-  bool keeps_faults = std::is_constant_evaluated() && (to.floating || !to.parent);
-  if (from.named && !from.bindings.empty() && bo0 != 0) {
-    if (keeps_faults) {
-      if (to.fault.kind == fault_kind::none)
-        to.fault = trace_fault{fault_kind::kept_constant_value, from.made};
-    } else {
-      trace_error(CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
-    }
-  }
-  if (from.fault.kind != fault_kind::none) {
-    if (!keeps_faults) trace_error(fault_message(from.fault.kind));
-    if (to.fault.kind == fault_kind::none) to.fault = from.fault;
-  }
+  if (from.named && !from.bindings.empty() && bo0 != 0)
+    trace_fault_in(to, fault_kind::kept_constant_value, from.made);
+  if (from.fault.kind != fault_kind::none) trace_fault_in(to, from.fault.kind, from.fault.made);
   for (node n : from.nodes) {
     if (n.seq != no_node) n.seq += bo0;
     if (n.user != no_node) n.user += bo0;

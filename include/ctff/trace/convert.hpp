@@ -43,7 +43,14 @@ struct convert<value<T>> {
   static constexpr void collect(const value<T>& v, bool temp, scratch<operand>& ops) {
     ops.push_back({v.loc(), temp && !v.pinned()});
   }
-  static constexpr std::uint32_t make(trace_ctx&, const value<T>& v) { return v.loc().id; }
+  static constexpr std::uint32_t make(trace_ctx& c, const value<T>& v) {
+    const location l = v.loc();
+    if (l.ctx == &c) return l.id;
+    node stand_in{};  // a value of another trace, a kept failure (unify): the graph is never shown
+    stand_in.kind = node_kind::named_ref;
+    stand_in.text = "ctff_foreign_value";
+    return c.add_typed<T>(stand_in);
+  }
 };
 
 template <class X>
@@ -149,26 +156,45 @@ constexpr void collect(X&& x, scratch<operand>& ops) {
   convert_t<X>::collect(x, !std::is_lvalue_reference_v<X>, ops);
 }
 
-// The trace all operands belong to: the first real trace among them (floating contexts are merged
-// into it), else the first floating one reached through a variable, else the first floating one,
-// else a new floating context. A floating context used through a variable is marked `named`: its
-// bindings were made at some earlier, unknown point (see merge_into).
+// How many traces enclose c.
+CTFF_DEFER
+constexpr std::uint32_t trace_depth(const trace_ctx* c) {
+  std::uint32_t d = 0;
+  for (; c->parent; c = c->parent) ++d;
+  return d;
+}
+
+// The trace all operands belong to: `target` if given (the trace recording), else the innermost
+// real trace among them (floating contexts are merged into it), else the first floating one
+// reached through a variable, else the first floating one, else a new floating context. A
+// floating context used through a variable is marked `named`: its bindings were made at some
+// earlier, unknown point (see merge_into). An operand of another real trace (a capture of an
+// enclosing trace's value) is a failure, kept at compile time: it is dropped, and made a stand-in
+// node (convert<value<T>>::make).
 // `made`: set to where the first temporary operand made from constants only was made, if known
 // (the user's line for restore_order's diagnostic).
 CTFF_DEFER
 constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr,
                            made_where* made = nullptr) {
+  const bool given = target != nullptr;
   for (auto& o : ops) {
     o.loc = resolve(o.loc);
     auto* c = o.loc.ctx;
     o.floating = c->floating;
     if (c->floating && !o.temp) c->named = true;
     if (made && c->floating && o.temp && !made->known()) *made = c->made;
-    if (!c->floating) {
-      if (target && !target->floating && target != c)
-        trace_error("ctff: a value of one trace was used inside another trace (a computation's function reads a value of the trace that encloses it, as a capture: pass it as an argument)", true);
-      target = c;
+    if (!c->floating && !given && (!target || trace_depth(c) > trace_depth(target))) target = c;
+  }
+  if (target && !target->floating) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i != ops.size(); ++i) {
+      trace_ctx* c = ops[i].loc.ctx;
+      if (!c->floating && c != target)
+        trace_fault_in(*target, fault_kind::foreign_value, target->made, true);
+      else
+        ops[kept++] = ops[i];
     }
+    while (ops.size() != kept) ops.pop_back();
   }
   if (!target)
     for (auto& o : ops)

@@ -1,13 +1,14 @@
 // Where C++ cannot know Python's binding order, a compile-time trace fails with one diagnostic.
 //
-// A failure found by the trace itself is kept as a `trace_fault` in the trace (the trace goes on,
-// its graph is never shown) and reported by one static_assert naming the user's line where it is
-// known (trace/static_outputs.hpp): the line that made the offending value made from constants
-// only, or that made the offending computation. Kept: a constants-only value kept in a variable,
-// arguments out of order (where one of them was made from constants only, its line), a
-// computation with captures traced early under an enclosing name (the line that made it). Where
-// the failure happens in a nested trace (not the outermost one, not a floating context), it ends
-// the trace instead, as one that cannot be recorded. A failure the trace cannot record (a value made
+// A failure found by the trace itself is kept as a `trace_fault` (the trace goes on, its graph is
+// never shown) and reported by one static_assert naming the user's line where it is known
+// (trace/static_outputs.hpp): the line that made the offending value made from constants only, or
+// that made the offending computation. Kept: a constants-only value kept in a variable, arguments
+// out of order (where one of them was made from constants only, its line), a computation with
+// captures traced early under an enclosing name (the line that made it), a value of an enclosing
+// trace read by a nested one (the line that made the nested computation). A nested trace keeps
+// its failure in the outermost trace or floating context that encloses it (trace/context.hpp:
+// fault_keeper). A failure the trace cannot record (a value made
 // from constants only that dies unused: no trace ever sees it) makes the trace not a constant
 // expression; static_outputs.hpp tells that apart without an error, and evaluates the trace once
 // more where the compiler's report of why is the only error.
@@ -39,6 +40,11 @@
   "computation (or a computation it uses is): C++ traced it before it knew the enclosing names, " \
   "as a compile-time trace does; rename it"
 
+// A value of an enclosing trace read inside a nested one (trace/convert.hpp: unify).
+#define CTFF_FOREIGN_VALUE_MESSAGE                                                                 \
+  "ctff: a value of one trace was used inside another trace (a computation's function reads a "  \
+  "value of the trace that encloses it, as a capture: pass it as an argument)"
+
 // The rule for a value made from constants only that is never used (trace/context.hpp: a failed
 // constant evaluation at compile time, whose notes show it).
 #define CTFF_UNUSED_CONSTANT_VALUE_MESSAGE "ctff: a value made from constants only (federated_value, federated_eval, a call of a computation on constants) is never used: Python binds it where it is made, which C++ cannot see; use it or remove it"
@@ -50,6 +56,7 @@ enum class fault_kind : std::uint8_t {
   kept_constant_value,  // a value made from constants only, kept in a variable, met other calls
   out_of_order,         // arguments evaluated out of order that cannot be put back
   floating_renamed,     // a computation with captures traced early, named like an enclosing one
+  foreign_value,        // a value of an enclosing trace read by a nested trace (a capture)
   not_constant,         // the trace is not a constant expression (reported by the compiler)
 };
 
@@ -73,6 +80,7 @@ constexpr const char* fault_message(fault_kind k) {
   switch (k) {
     case fault_kind::out_of_order: return CTFF_OUT_OF_ORDER_MESSAGE;
     case fault_kind::floating_renamed: return CTFF_FLOATING_RENAMED_MESSAGE;
+    case fault_kind::foreign_value: return CTFF_FOREIGN_VALUE_MESSAGE;
     default: return CTFF_KEPT_CONSTANT_VALUE_MESSAGE;
   }
 }

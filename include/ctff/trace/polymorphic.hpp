@@ -86,11 +86,13 @@ struct poly_body {
 };
 
 // Traces `body` with parameter type P as a child of `into` and stores the result in
-// into.embeds[index].
+// into.embeds[index]. `made`: where the computation was made, if known (for a kept failure).
 template <fixed_string Name, class Body, class P>
-constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index) {
+constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index,
+                            const made_where& made) {
   trace_ctx child;
   child.parent = &into;
+  child.made = made;
   child.suffix = context_suffix(&into, Name.view());
   for (const trace_ctx* p = &into; p; p = p->parent)
     if (p->name_log) {
@@ -122,7 +124,7 @@ struct deferred_trace final : deferred_embed {
   // evaluation that deletes through the base ("used before its definition").
   constexpr ~deferred_trace() override {}
   constexpr void run(trace_ctx& into) const override {
-    trace_nested<Name, Body, P>(into, body, index);
+    trace_nested<Name, Body, P>(into, body, index, {});
   }
 };
 
@@ -133,7 +135,7 @@ struct deferred_trace final : deferred_embed {
 // to check when the context joins that one.
 struct checked_embed final : deferred_embed {
   scratch<std::string_view> names;  // of the traces nested under the floating context
-  const trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
+  trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
   made_where made{};  // where the computation was made, if known
   constexpr ~checked_embed() override {}  // (as deferred_trace's)
   static constexpr bool related(std::string_view a, std::string_view b) {
@@ -168,10 +170,10 @@ constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t inde
   c.deferred.push_back(check);
   if (!std::is_constant_evaluated()) check->assumed = active_trace();
   auto* const outer_log = c.name_log;
-  const trace_ctx* const outer_parent = c.parent;
+  trace_ctx* const outer_parent = c.parent;
   c.name_log = &check->names;
   c.parent = check->assumed;
-  trace_nested<Name, Body, P>(c, body, index);
+  trace_nested<Name, Body, P>(c, body, index, made);
   c.parent = outer_parent;
   c.name_log = outer_log;
 }
@@ -222,7 +224,7 @@ struct convert<poly_instance<N, Fn, P, U>> {
     if (c.floating) {
       trace_in_floating<N, Fn, typename C::body_type, P>(c, x.body(), index);
     } else {
-      trace_nested<N, typename C::body_type, P>(c, x.body(), index);
+      trace_nested<N, typename C::body_type, P>(c, x.body(), index, {});
     }
     return embedded_node(c, index);
   }
@@ -250,11 +252,13 @@ class polymorphic_t {
   // Inside a trace: traced for the parameter type <types of x...> and called with <x...>.
   template <class... X>
   requires(detail::convertible<X>&&...) constexpr auto operator()(X&&... x) const {
-    static_assert(sizeof...(X) > 0,
-                  "ctff: polymorphic: call it with at least one argument (a function without "
-                  "parameters is a ctff::computation<\"name\">)");
     using P = struct_t<detail::value_type_t<X>...>;
-    if constexpr (std::is_void_v<
+    if constexpr (sizeof...(X) == 0) {
+      static_assert(sizeof...(X) > 0,
+                    "ctff: polymorphic: call it with at least one argument (a function without "
+                    "parameters is a ctff::computation<\"name\">)");
+      return detail::poisoned<tensor<dtype::int32>>();
+    } else if constexpr (std::is_void_v<
                       typename detail::body_result<detail::poly_body<Fn, P, true>, P>::type>) {
       static_assert(
           !std::is_void_v<typename detail::body_result<detail::poly_body<Fn, P, true>, P>::type>,

@@ -116,6 +116,9 @@ constexpr frozen_read static_graph() {
   } else if constexpr (f.kind == fault_kind::floating_renamed) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "the computation ", "line unknown">>::shown,
                   CTFF_FLOATING_RENAMED_MESSAGE);
+  } else if constexpr (f.kind == fault_kind::foreign_value) {
+    CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "the computation ", "line unknown">>::shown,
+                  CTFF_FOREIGN_VALUE_MESSAGE);
   } else if constexpr (f.kind == fault_kind::not_constant) {
     if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
   }

@@ -42,11 +42,14 @@ constexpr bytes_ref as_bytes_ref(const X& x) {
     return bytes_ref(std::string_view(x.data(), x.size()));
   } else if constexpr (std::is_same_v<U, std::vector<unsigned char>>) {
     return bytes_ref(byte_view(x.data(), x.size()));
-  } else {
-    static_assert(std::is_constructible_v<bytes_ref, const X&>,
+  } else if constexpr (constexpr bool bytes = std::is_constructible_v<bytes_ref, const X&>; !bytes) {
+    // (A named bool: clang 22 explains a failed trait as a second error.)
+    static_assert(bytes,
                   "ctff: opaque computation: give the bytes as a string literal, std::string_view, "
                   "ctff::byte_view, an unsigned char array, std::string or "
                   "std::vector<unsigned char>");
+    return bytes_ref();  // rejected above: no follow-on error
+  } else {
     return bytes_ref(x);
   }
 }

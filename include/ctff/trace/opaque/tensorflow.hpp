@@ -47,7 +47,8 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
                                      bool shapes_checked = false)
       : graph_def_(graph_def), parameter_(parameter), result_(result), options_(options) {
     // (shapes_checked: the bindings' shapes were checked at compile time, opaque/make.hpp.)
-    if constexpr (detail::tf_local_v<P> && detail::tf_local_v<R>) {  // else: reported above
+    if constexpr (detail::is_function_v<F> && NR != 0 && detail::tf_local_v<P> &&
+                  detail::tf_local_v<R>) {  // else: reported above
       if (!shapes_checked) {
         if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
         detail::check_binding_for<R>(result_);
@@ -68,7 +69,8 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
         });
       }
       detail::message_field(m, 3, [this](detail::byte_sink& b) {
-        detail::write_binding(result_.entries.data(), 0, false, b);
+        if constexpr (NR != 0)  // (else: rejected above)
+          detail::write_binding(result_.entries.data(), 0, false, b);
       });
       m.string_field(4, options_.initialize_op);
       if (options_.cache_key != 0) {

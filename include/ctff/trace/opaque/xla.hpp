@@ -45,7 +45,8 @@ class xla_computation_t : public detail::opaque_base<xla_computation_t<F, NP, NR
                               const xla_binding<NR>& result, bool shapes_checked = false)
       : hlo_module_(hlo_module), parameter_(parameter), result_(result) {
     // (shapes_checked: the bindings' shapes were checked at compile time, opaque/make.hpp.)
-    if constexpr (detail::xla_local_v<P> && detail::xla_local_v<R>) {  // else: reported above
+    if constexpr (detail::is_function_v<F> && NR != 0 && detail::xla_local_v<P> &&
+                  detail::xla_local_v<R>) {  // else: reported above
       if (!shapes_checked) {
         if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
         detail::check_binding_for<R>(result_);
@@ -66,7 +67,8 @@ class xla_computation_t : public detail::opaque_base<xla_computation_t<F, NP, NR
         });
       }
       detail::message_field(m, 3, [this](detail::byte_sink& b) {
-        detail::write_binding(result_.entries.data(), 0, true, b);
+        if constexpr (NR != 0)  // (else: rejected above)
+          detail::write_binding(result_.entries.data(), 0, true, b);
       });
     });
   }
