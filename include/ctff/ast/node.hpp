@@ -31,7 +31,7 @@ struct node {
   std::string_view text{};
   const unsigned char* type = nullptr;  // wire bytes of the node's Type (static storage)
   std::uint32_t type_size = 0;
-  // Bookkeeping for binding order (trace/convert.hpp, restore_order):
+  // Bookkeeping for binding order (trace/binding_order.hpp, restore_order):
   std::uint32_t live = 0;        // value handles naming this node (a bound call: its Reference)
   std::uint32_t seq = no_node;   // a bound call: its binding number, in creation order
   std::uint32_t user = no_node;  // a bound call: seq of the first bound call whose operands use it

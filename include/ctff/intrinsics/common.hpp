@@ -12,6 +12,7 @@
 
 #include "ctff/core/diagnostic.hpp"
 #include "ctff/intrinsics/signatures.hpp"
+#include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/types/inspect.hpp"

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "ctff/intrinsics/map.hpp"
+#include "ctff/trace/binding_order.hpp"
 
 namespace ctff {
 namespace detail {

@@ -1,6 +1,8 @@
-// Building blocks that operators put together themselves, not from traced values: references by a
-// fixed name and the lambdas that bind them (Python's `(x -> x[0])`, `(a -> acc(a))`), inline
-// calls and selections; and the stand-in value an operator returns after a failed check.
+// The nodes operators record: bound calls (Call bound to a Block local, Python's
+// bind_computation_to_reference) and intrinsics; and building blocks that operators put together
+// themselves, not from traced values: references by a fixed name and the lambdas that bind them
+// (Python's `(x -> x[0])`, `(a -> acc(a))`), inline calls and selections; and the stand-in value
+// an operator returns after a failed check.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,67 @@
 #include "ctff/trace/convert.hpp"
 
 namespace ctff::detail {
+
+// A value for node `id` whose subtree's bindings start at `first` (no_node: none of its own).
+template <class T>
+constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t first) {
+  const auto end = static_cast<std::uint32_t>(c.bindings.size());
+  return value<T>(location{&c, id, first == no_node ? end : first, end});
+}
+
+// Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
+// (Recursive over the inline part of an operand's tree, which is shallow: bound calls and
+// embedded computations end it.)
+CTFF_DEFER
+constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
+  if (id == no_node) return;
+  const node& n = c.nodes[id];
+  switch (n.kind) {
+    case node_kind::symbol_ref:
+      if (c.nodes[n.a].user == no_node) c.nodes[n.a].user = seq;
+      return;
+    case node_kind::selection: case node_kind::lambda: note_uses(c, n.a, seq); return;
+    case node_kind::call:
+      if (n.seq == no_node) {
+        note_uses(c, n.a, seq);
+        note_uses(c, n.b, seq);
+      }
+      return;
+    case node_kind::struct_:
+      for (std::uint32_t k = 0; k != n.b; ++k) note_uses(c, c.elems[n.a + k].value, seq);
+      return;
+    default: return;
+  }
+}
+
+// Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
+// bind_computation_to_reference).
+template <class R>
+constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first) {
+  node call{};
+  call.kind = node_kind::call;
+  call.a = fn;
+  call.b = arg;
+  call.seq = static_cast<std::uint32_t>(c.bindings.size());
+  auto id = c.add_typed<R>(call);
+  note_uses(c, fn, call.seq);
+  note_uses(c, arg, call.seq);
+  auto pos = c.bind(id);
+  node ref{};
+  ref.kind = node_kind::symbol_ref;
+  ref.a = id;
+  auto r = c.add_typed<R>(ref);
+  return make_value<R>(c, r, first == no_node ? pos : first);
+}
+
+// Intrinsic(uri) of type F.
+template <class F>
+constexpr std::uint32_t intrinsic_node(trace_ctx& c, std::string_view uri) {
+  node n{};
+  n.kind = node_kind::intrinsic;
+  n.text = uri;
+  return c.add_typed<F>(n);
+}
 
 // Reference(name) of type T.
 template <class T>

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "ctff/core/diagnostic.hpp"
+#include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
 #include "ctff/trace/struct_ops.hpp"

@@ -14,6 +14,7 @@
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
 #include "ctff/trace/error.hpp"
+#include "ctff/trace/nested.hpp"
 #include "ctff/trace/runtime_outputs.hpp"
 #include "ctff/trace/static_outputs.hpp"
 #include "ctff/trace/trace_into.hpp"
@@ -221,20 +222,6 @@ constexpr auto computation(Fn fn, std::source_location where = std::source_locat
 
 namespace detail {
 
-// Defined in trace/polymorphic.hpp (included at the end of this file).
-template <fixed_string Name, class Body, class P>
-constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t index,
-                            const made_where& made);
-template <fixed_string Name, class Body, class P>
-struct deferred_trace;
-// `made`: where the computation was made (its diagnostic names that line), if known.
-template <fixed_string Name, class Body, class P>
-constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index,
-                              const made_where& made = {});
-template <fixed_string Name, class Fn, class Body, class P>
-constexpr void trace_in_floating(trace_ctx& c, const Body& body, std::uint32_t index,
-                                 const made_where& made = {});
-
 template <fixed_string N, class Fn, class P>
 struct convert<computation_t<N, Fn, P>> {
   static constexpr bool ok = true;
@@ -324,7 +311,3 @@ struct convert<runtime_computation_t<N, Fn, P>> {
 
 }  // namespace detail
 }  // namespace ctff
-
-// Nested traces (context naming, trace_nested, deferred_trace) are defined with polymorphic
-// computations, which need everything above; embedding a computation uses them.
-#include "ctff/trace/polymorphic.hpp"

@@ -27,7 +27,7 @@
   "struct with the calls it meets (docs/porting_from_python.md)"
 
 // Arguments that C++ evaluated out of order, which cannot be put back into Python's order
-// (trace/convert.hpp: restore_order).
+// (trace/binding_order.hpp: restore_order).
 #define CTFF_OUT_OF_ORDER_MESSAGE                                                                \
   "ctff: C++ evaluated these arguments out of order and their calls cannot be put back into "  \
   "Python's order (a result left unused, or kept in a variable of a helper, sits between "     \
@@ -40,7 +40,7 @@
   "computation (or a computation it uses is): C++ traced it before it knew the enclosing names, " \
   "as a compile-time trace does; rename it"
 
-// A value of an enclosing trace read inside a nested one (trace/convert.hpp: unify).
+// A value of an enclosing trace read inside a nested one (trace/binding_order.hpp: unify).
 #define CTFF_FOREIGN_VALUE_MESSAGE                                                                 \
   "ctff: a value of one trace was used inside another trace (a computation's function reads a "  \
   "value of the trace that encloses it, as a capture: pass it as an argument)"

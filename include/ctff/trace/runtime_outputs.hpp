@@ -14,13 +14,10 @@
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/defer.hpp"
 #include "ctff/trace/error.hpp"
+#include "ctff/trace/nested.hpp"
 #include "ctff/trace/trace_into.hpp"
 
 namespace ctff::detail {
-
-// Defined in trace/polymorphic.hpp (included at the end of trace/computation.hpp).
-CTFF_DEFER
-constexpr std::uint32_t context_suffix(const trace_ctx* parent, std::string_view name);
 
 // Outputs of a run-time trace. The bytes are written at once; the printed forms only when first
 // asked for (printing is most of a run-time trace's cost), from the recorded graph kept here.

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/core/python_name.hpp"
 #include "ctff/trace/convert.hpp"

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/struct_ops.hpp"
 #include "ctff/types/aliases.hpp"
