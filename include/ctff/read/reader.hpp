@@ -1,11 +1,10 @@
 // Reading serialized federated_language.Computation bytes into a ctff::computation_tree: the
 // Computation messages here, Arrays in read/array_message.hpp, Types in read/type_message.hpp,
 // the wire primitives in read/wire_reader.hpp. The wire format is decoded directly, not through
-// protobuf, so that hostile input is bounded: the
-// nesting depth (Computation and Type messages together) and the input size are limited
-// (ctff::read_limits), every length is checked against what is left, and every failure throws
-// ctff::read_error naming the path from the root and the byte offset. Nothing recurses deeper
-// than max_depth, and memory stays proportional to the input.
+// protobuf, so that hostile input is bounded: the nesting depth (Computation and Type messages
+// together) and the input size are limited (ctff::read_limits), every length is checked against
+// what is left, and every failure throws ctff::read_error naming the path from the root and the
+// byte offset. Nothing recurses deeper than max_depth, and memory stays proportional to the input.
 //
 // Accepted: what protobuf accepts of the canonical encoding (fields in any order, packed or
 // unpacked repeated scalars). Rejected with a read_error: unknown fields, a singular field given
