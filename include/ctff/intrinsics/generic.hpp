@@ -7,10 +7,12 @@
 #include "ctff/types/relations.hpp"
 
 namespace ctff {
-namespace detail {
 
+// Operands of a + b, a * b, a / b on unplaced values: both traceable, at least one traced.
 template <class A, class B>
-concept generic_operands = convertible<A> && convertible<B> && (traced<A> || traced<B>);
+concept generic_operands = traceable<A> && traceable<B> && (traced<A> || traced<B>);
+
+namespace detail {
 
 template <class G, class A, class B>
 constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
@@ -62,19 +64,19 @@ constexpr auto generic_on_pair(std::string_view uri, S&& s) {
 // generic_plus / generic_multiply / generic_divide as functions: of two operands (like a + b) or
 // of one <T,T> value.
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto generic_plus(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
                                                    static_cast<B&&>(b));
 }
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto generic_multiply(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
                                                        static_cast<B&&>(b));
 }
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto generic_divide(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
                                                      static_cast<B&&>(b));
@@ -93,19 +95,19 @@ constexpr auto generic_divide(S&& s) {
 }
 
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto operator+(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
                                                    static_cast<B&&>(b));
 }
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto operator*(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
                                                        static_cast<B&&>(b));
 }
 template <class A, class B>
-  requires detail::generic_operands<A, B>
+  requires generic_operands<A, B>
 constexpr auto operator/(A&& a, B&& b) {
   return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
                                                      static_cast<B&&>(b));
@@ -124,7 +126,7 @@ constexpr auto generic_zero() {
   } else {
     static_assert(is_concrete_instance_v<Z, sig::generic_zero>);
     trace_ctx* c = new_floating();
-    return value<Z>(location{c, intrinsic_node<Z>(*c, "generic_zero"), 0, 0});
+    return value_access::make<Z>(location{c, intrinsic_node<Z>(*c, "generic_zero"), 0, 0});
   }
 }
 

@@ -90,7 +90,7 @@ struct convert<reduce_lambda<S, U, Op>> {
 template <class R>
 constexpr value<R> compound_result(const value<R>& r, std::uint32_t operands_first,
                                    std::uint32_t own_first) {
-  auto l = r.loc();
+  auto l = value_access::loc(r);
   return make_value<R>(*l.ctx, l.id, operands_first != no_node ? operands_first : own_first);
 }
 

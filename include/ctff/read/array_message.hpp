@@ -37,7 +37,7 @@ class array_message_reader : public type_message_reader {
   }
 
   std::uint32_t array(ptr p, ptr end) {
-    graph& g = t_.pool;
+    graph& g = tree_access::pool(t_);
     lit l{};
     std::uint64_t dt = 0;
     bool seen_dtype = false, seen_shape = false, seen_list = false;
@@ -99,7 +99,7 @@ class array_message_reader : public type_message_reader {
   }
 
   void shape(ptr p, ptr end, lit& l) {
-    graph& g = t_.pool;
+    graph& g = tree_access::pool(t_);
     while (p != end) {
       at_ = p;
       const field f = tag(p, end);
@@ -124,7 +124,7 @@ class array_message_reader : public type_message_reader {
 
   // The values of list message `kind` (Array field number), pushed to pool.vals as stored slots.
   void values(std::uint32_t kind, ptr p, ptr end) {
-    graph& g = t_.pool;
+    graph& g = tree_access::pool(t_);
     // Wire type of one unpacked value: 0 varint, 5 fixed32, 1 fixed64, 2 bytes.
     const std::uint32_t wire = kind == 13 || kind == 15 ? 5 : kind == 14 || kind == 16 ? 1 : kind == 17 ? 2 : 0;
     while (p != end) {
@@ -147,7 +147,7 @@ class array_message_reader : public type_message_reader {
     }
   }
   void one(std::uint32_t wire, ptr& p, ptr end) {
-    graph& g = t_.pool;
+    graph& g = tree_access::pool(t_);
     if (wire == 0) {
       g.vals.push_back(varint(p, end));
       return;
@@ -162,7 +162,7 @@ class array_message_reader : public type_message_reader {
   // Integer values within their dtype's range; int8/16/32 normalised to the sign extension of
   // their low 32 bits (as an int32 field reads them), bools to 0/1.
   void check_values(const lit& l, ptr at) {
-    graph& g = t_.pool;
+    graph& g = tree_access::pool(t_);
     if (l.dt == dtype::str || is_floating(l.dt) || is_complex(l.dt)) {
       if (l.dt == dtype::float16 || l.dt == dtype::bfloat16) {
         for (std::uint32_t k = 0; k != l.val_count; ++k)

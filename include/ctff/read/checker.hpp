@@ -409,18 +409,18 @@ class tree_checker {
 
   void literal(std::uint32_t i, std::uint32_t ty) {
     if (ty == no_index) return;
-    const lit& l = t_.pool.lits[t_.node(i).b];
+    const lit& l = tree_access::pool(t_).lits[t_.node(i).b];
     const type_node& n = tn(ty);
     bool ok = n.kind == type_kind::tensor && n.dt == l.dt && !n.unknown_rank && n.dim_count == l.dim_count;
     for (std::uint32_t k = 0; ok && k != l.dim_count; ++k)
-      ok = t_.types.dims[n.dim_begin + k] == t_.pool.dims[l.dim_begin + k];
+      ok = t_.types.dims[n.dim_begin + k] == tree_access::pool(t_).dims[l.dim_begin + k];
     if (ok) return;
     std::string shape = std::string(dtype_name(l.dt));
     if (l.dim_count) {
       shape += '[';
       for (std::uint32_t k = 0; k != l.dim_count; ++k) {
         if (k) shape += ',';
-        shape += std::to_string(t_.pool.dims[l.dim_begin + k]);
+        shape += std::to_string(tree_access::pool(t_).dims[l.dim_begin + k]);
       }
       shape += ']';
     }

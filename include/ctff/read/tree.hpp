@@ -29,10 +29,10 @@ struct block_node {
   block_kind kind{};
   std::uint32_t type = no_index;  // root of its Type in computation_tree::types; no_index: no type
   std::uint32_t a = no_index;     // selection: source; call: function; lambda, block: result
-  std::uint32_t b = no_index;     // call: argument (no_index: none); literal: index in pool.lits
+  std::uint32_t b = no_index;     // call: argument (no_index: none); literal: index in the pool's lits
   std::int32_t index = 0;         // selection
   std::uint32_t first = 0, count = 0;        // struct elements / block locals, in `elems`
-  std::uint32_t text_off = 0, text_len = 0;  // in pool.chars: reference name, lambda parameter,
+  std::uint32_t text_off = 0, text_len = 0;  // in the pool's chars: reference name, lambda parameter,
                                              // intrinsic or placement uri; TensorFlow, Xla and
                                              // Data: the serialized message (payload)
 };
@@ -43,20 +43,30 @@ struct block_elem {
   std::uint32_t name_off = 0, name_len = 0;
 };
 
+class computation_tree;
+
+namespace detail {
+// The tree's literal and string pool, for the readers, printers and writers (not part of the
+// tree's public interface: its type is the tracer's graph).
+struct tree_access {
+  static graph& pool(computation_tree& t);
+  static const graph& pool(const computation_tree& t);
+};
+}  // namespace detail
+
 class computation_tree {
  public:
   std::vector<block_node> nodes;
   std::vector<block_elem> elems;
   type_desc types;
-  detail::graph pool;  // literals (lits, dims, vals) and every string (chars)
   std::uint32_t root = no_index;
 
   const block_node& node(std::uint32_t i) const { return nodes[i]; }
   std::string_view text(std::uint32_t i) const {
-    return pool.chars_at(nodes[i].text_off, nodes[i].text_len);
+    return pool_.chars_at(nodes[i].text_off, nodes[i].text_len);
   }
   const block_elem& elem(std::uint32_t i, std::uint32_t k) const { return elems[nodes[i].first + k]; }
-  std::string_view name(const block_elem& e) const { return pool.chars_at(e.name_off, e.name_len); }
+  std::string_view name(const block_elem& e) const { return pool_.chars_at(e.name_off, e.name_len); }
   bool has_type(std::uint32_t i) const { return nodes[i].type != no_index; }
   // The node's type as a description of its own (root set), e.g. for ctff::to_string.
   type_desc type_of(std::uint32_t i) const {
@@ -77,7 +87,14 @@ class computation_tree {
     detail::print_type(types, nodes[i].type, s);
     return out;
   }
+
+ private:
+  friend struct detail::tree_access;
+  detail::graph pool_;  // literals (lits, dims, vals) and every string (chars)
 };
+
+inline detail::graph& detail::tree_access::pool(computation_tree& t) { return t.pool_; }
+inline const detail::graph& detail::tree_access::pool(const computation_tree& t) { return t.pool_; }
 
 constexpr std::string_view block_kind_name(block_kind k) {
   switch (k) {

@@ -21,7 +21,7 @@ class type_message_reader : public wire_reader {
   using wire_reader::wire_reader;
 
   std::uint32_t add_chars(std::string_view s) {
-    auto& chars = t_.pool.chars;
+    auto& chars = tree_access::pool(t_).chars;
     const auto at = static_cast<std::uint32_t>(chars.size());
     chars.append(s.data(), s.size());
     return at;

@@ -61,7 +61,7 @@ class tree_writer {
       const auto v = s.pos;
       node(e.value, s);
       s.close(2, v);
-      s.string_field(1, t_.pool.chars_at(e.name_off, e.name_len));
+      s.string_field(1, tree_access::pool(t_).chars_at(e.name_off, e.name_len));
       s.close(1, end);
     }
   }
@@ -105,7 +105,7 @@ class tree_writer {
         break;
       case block_kind::literal: {
         const auto e = s.pos;
-        write_array(t_.pool, t_.pool.lits[n.b], s);
+        write_array(tree_access::pool(t_), tree_access::pool(t_).lits[n.b], s);
         s.close(1, e);
         break;
       }

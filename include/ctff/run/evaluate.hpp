@@ -68,10 +68,10 @@ inline dynamic_value conform(const dynamic_value& v, typed t, std::size_t n) {
 
 // A literal's Array as a tensor.
 inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_index) {
-  const lit& l = t.pool.lits[lit_index];
+  const lit& l = tree_access::pool(t).lits[lit_index];
   std::vector<std::int64_t> shape;
-  for (std::uint32_t k = 0; k != l.dim_count; ++k) shape.push_back(t.pool.dims[l.dim_begin + k]);
-  const std::uint64_t* vals = t.pool.vals.data() + l.val_begin;
+  for (std::uint32_t k = 0; k != l.dim_count; ++k) shape.push_back(tree_access::pool(t).dims[l.dim_begin + k]);
+  const std::uint64_t* vals = tree_access::pool(t).vals.data() + l.val_begin;
   return visit_dtype(l.dt, [&](auto d) -> dynamic_value {
     constexpr dtype D = decltype(d)::value;
     stored_t<D> out;
@@ -81,7 +81,7 @@ inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_
     for (std::uint32_t k = 0; k + per <= l.val_count; k += per) {
       const std::uint64_t v = vals[k];
       if constexpr (D == dtype::str) {
-        out.emplace_back(t.pool.chars_at(static_cast<std::uint32_t>(v),
+        out.emplace_back(tree_access::pool(t).chars_at(static_cast<std::uint32_t>(v),
                                          static_cast<std::uint32_t>(vals[k + 1])));
       } else if constexpr (D == dtype::float32) {
         out.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(v)));
@@ -194,7 +194,7 @@ inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_
   auto p = std::make_shared<program>(t);
   for (std::uint32_t i = 0; i != t->nodes.size(); ++i) {
     const block_node& n = t->node(i);
-    if (n.kind == block_kind::literal && n.b < t->pool.lits.size()) {
+    if (n.kind == block_kind::literal && n.b < tree_access::pool(*t).lits.size()) {
       p->set_constant(i, literal_value(*t, n.b));
     } else if (n.kind == block_kind::intrinsic && n.type != no_index &&
                t->types.node(n.type).kind == type_kind::function) {

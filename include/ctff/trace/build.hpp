@@ -17,7 +17,7 @@ namespace ctff::detail {
 template <class T>
 constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t first) {
   const auto end = static_cast<std::uint32_t>(c.bindings.size());
-  return value<T>(location{&c, id, first == no_node ? end : first, end});
+  return value_access::make<T>(location{&c, id, first == no_node ? end : first, end});
 }
 
 // Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
@@ -137,7 +137,7 @@ constexpr location poisoned_location() {
 // the operations it meets next report nothing (types/report.hpp).
 template <class R>
 constexpr value<poison_t> poisoned() {
-  return value<poison_t>(poisoned_location());
+  return value_access::make<poison_t>(poisoned_location());
 }
 
 }  // namespace ctff::detail

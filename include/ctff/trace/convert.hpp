@@ -41,10 +41,10 @@ struct convert<value<T>> {
   static constexpr bool ok = true;
   using type = T;
   static constexpr void collect(const value<T>& v, bool temp, scratch<operand>& ops) {
-    ops.push_back({v.loc(), temp && !v.pinned()});
+    ops.push_back({value_access::loc(v), temp && !value_access::pinned(v)});
   }
   static constexpr std::uint32_t make(trace_ctx& c, const value<T>& v) {
-    const location l = v.loc();
+    const location l = value_access::loc(v);
     if (l.ctx == &c) return l.id;
     node stand_in{};  // a value of another trace, a kept failure (unify): the graph is never shown
     stand_in.kind = node_kind::named_ref;
@@ -157,3 +157,12 @@ constexpr void collect(X&& x, scratch<operand>& ops) {
 }
 
 }  // namespace ctff::detail
+
+namespace ctff {
+
+// What a traced operation accepts in place of a value: a ctff::value, a constant (a scalar, a
+// std::array of them, a string literal), a computation, or a std::tuple / std::pair of these.
+template <class X>
+concept traceable = detail::convertible<X>;
+
+}  // namespace ctff

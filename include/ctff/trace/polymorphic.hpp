@@ -102,7 +102,7 @@ class polymorphic_t {
 
   // Inside a trace: traced for the parameter type <types of x...> and called with <x...>.
   template <class... X>
-  requires(detail::convertible<X>&&...) constexpr auto operator()(X&&... x) const {
+  requires(traceable<X>&&...) constexpr auto operator()(X&&... x) const {
     using P = struct_t<detail::value_type_t<X>...>;
     if constexpr (sizeof...(X) == 0) {
       static_assert(sizeof...(X) > 0,

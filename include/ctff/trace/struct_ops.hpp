@@ -40,7 +40,7 @@ template <std::size_t I, class T>
 constexpr auto select(const value<T>& v, bool temp = true) {
   using S = struct_info<T>;
   using E = typename S::template elem_t<I>;
-  auto l = selection_window(v.loc(), temp);
+  auto l = selection_window(value_access::loc(v), temp);
   trace_ctx& c = *l.ctx;
   const node& src = c.nodes[l.id];
   std::uint32_t id;
@@ -53,7 +53,7 @@ constexpr auto select(const value<T>& v, bool temp = true) {
     n.b = static_cast<std::uint32_t>(I);
     id = c.add_typed<E>(n);
   }
-  return value<E>(location{l.ctx, id, l.first, l.last});
+  return value_access::make<E>(location{l.ctx, id, l.first, l.last});
 }
 
 }  // namespace detail
@@ -100,7 +100,7 @@ constexpr auto federated_get(const value<T>& v, bool temp) {
   using E = typename struct_info<M>::template elem_t<I>;
   using G = fed_get_of<T, E>;
   using FT = function_t<M, E>;
-  auto l = selection_window(v.loc(), temp);
+  auto l = selection_window(value_access::loc(v), temp);
   trace_ctx& c = *l.ctx;
   const std::uint32_t x = named_ref_node<M>(c, "x");
   const std::uint32_t sel = selection_node<E>(c, x, static_cast<std::uint32_t>(I));
@@ -109,7 +109,7 @@ constexpr auto federated_get(const value<T>& v, bool temp) {
   const std::uint32_t parts[] = {lam, l.id};
   const std::uint32_t arg = unnamed_struct_node<struct_t<FT, T>>(c, parts);
   const std::uint32_t call = inline_call_node<typename G::result>(c, fn, arg);
-  return value<typename G::result>(location{l.ctx, call, l.first, l.last});
+  return value_access::make<typename G::result>(location{l.ctx, call, l.first, l.last});
 }
 
 // The struct a selection reads: T itself, or the member of a federated T.
@@ -214,7 +214,7 @@ constexpr auto operator""_f() {
 
 // An unnamed struct of values and constants: <a,b>.
 template <class... X>
-  requires(detail::convertible<X> && ...)
+  requires(traceable<X> && ...)
 constexpr auto make_struct(X&&... x) {
   using S = struct_t<detail::value_type_t<X>...>;
   auto g = detail::gather(nullptr, static_cast<X&&>(x)...);
@@ -227,7 +227,7 @@ constexpr auto make_struct(X&&... x) {
 
 // A named struct: make_struct<"x", "y">(a, b) is <x=a,y=b>.
 template <fixed_string... Names, class... X>
-  requires(sizeof...(Names) > 0 && (detail::convertible<X> && ...))
+  requires(sizeof...(Names) > 0 && (traceable<X> && ...))
 constexpr auto make_struct(X&&... x) {
   if constexpr (sizeof...(Names) != sizeof...(X)) {
     using Elements = struct_t<detail::value_type_t<X>...>;

@@ -11,11 +11,31 @@
 namespace ctff {
 
 template <tff_type T>
+class value;
+
+namespace detail {
+// What the tracer reads and makes of a value (not part of its public interface).
+struct value_access {
+  template <class T>
+  static constexpr value<T> make(location l) {
+    return value<T>(l);
+  }
+  template <class T>
+  static constexpr location loc(const value<T>& v) {
+    return v.loc();
+  }
+  template <class T>
+  static constexpr bool pinned(const value<T>& v) {
+    return v.pinned_;
+  }
+};
+}  // namespace detail
+
+template <tff_type T>
 class value {
  public:
   using type = T;
 
-  constexpr explicit value(detail::location l) : loc_(l) { hold(); }
   // A copy is a named use: it never moves when sibling arguments are reordered.
   constexpr value(const value& o) : loc_(o.loc_), pinned_(true) { hold(); }
   constexpr value(value&& o) noexcept : loc_(o.loc_), pinned_(o.pinned_) { hold(); }
@@ -39,9 +59,6 @@ class value {
     detail::release(loc_.ctx);
   }
 
-  constexpr detail::location loc() const { return detail::resolve(loc_); }
-  constexpr bool pinned() const { return pinned_; }
-
   // Selection sugar and calls are declared in trace/struct_ops.hpp and trace/call.hpp.
   template <class Index>
   constexpr auto operator[](Index) const&;
@@ -51,6 +68,10 @@ class value {
   constexpr auto operator()(A&&... a) const;
 
  private:
+  friend struct detail::value_access;
+  constexpr explicit value(detail::location l) : loc_(l) { hold(); }
+  constexpr detail::location loc() const { return detail::resolve(loc_); }
+
   constexpr void hold() {
     detail::retain(loc_.ctx);
     detail::track(loc_, 1);

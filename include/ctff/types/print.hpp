@@ -90,18 +90,15 @@ constexpr void print_type(const type_desc& d, std::uint32_t i, text_sink& s) {
 
 }  // namespace detail
 
-// Prints a type description into a sink (count first with a null sink, then write).
-constexpr void print(const type_desc& d, detail::text_sink& s) { detail::print_type(d, d.root, s); }
-
 // Run-time printing of a type description (e.g. one read from a Type message).
 inline std::string to_string(const type_desc& d, bool formatted = false) {
   detail::text_sink count{};
   count.formatted = formatted;
-  print(d, count);
+  detail::print_type(d, d.root, count);
   std::string out(count.n, '\0');
   detail::text_sink s{out.data()};
   s.formatted = formatted;
-  print(d, s);
+  detail::print_type(d, d.root, s);
   return out;
 }
 

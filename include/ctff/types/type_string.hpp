@@ -16,7 +16,8 @@ template <class T, bool Formatted>
 struct type_text_writer {
   constexpr void operator()(text_sink& s) const {
     s.formatted = Formatted;
-    print(describe<T>(), s);
+    const type_desc d = describe<T>();
+    print_type(d, d.root, s);
   }
 };
 

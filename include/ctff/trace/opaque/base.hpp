@@ -47,7 +47,7 @@ constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_re
   if (!value.empty()) {
     s.tag(2, 2);
     s.varint(value.size());
-    value.write(s);
+    opaque_access::write(value, s);
   }
 }
 
@@ -263,13 +263,13 @@ class opaque_base {
   // The serialized Computation.
   constexpr std::size_t size() const {
     byte_sink c{};
-    self().write(c);
+    detail::opaque_access::write(self(), c);
     return c.n;
   }
   std::vector<unsigned char> bytes() const {
     std::vector<unsigned char> out(size());
     byte_sink s{out.data()};
-    self().write(s);
+    detail::opaque_access::write(self(), s);
     return out;
   }
   // adler32 of the serialized Computation.
@@ -293,7 +293,7 @@ class opaque_base {
 
  protected:
   constexpr void finish() {
-    label_ = make_label([this](byte_sink& s) { self().write(s); }, D::decimal_label);
+    label_ = make_label([this](byte_sink& s) { opaque_access::write(self(), s); }, D::decimal_label);
   }
 
  private:

@@ -34,14 +34,6 @@ class data_t : public detail::opaque_base<data_t<T>> {
     this->finish();
   }
 
-  constexpr void write(detail::byte_sink& s) const {
-    detail::write_type_field<T>(s);
-    detail::message_field(s, 10, [this](detail::byte_sink& m) {
-      detail::message_field(
-          m, 3, [this](detail::byte_sink& a) { detail::write_any(a, type_url_, value_); });
-    });
-  }
-
   constexpr std::string_view type_url() const { return type_url_; }
   constexpr bytes_ref value() const { return value_; }
 
@@ -52,6 +44,15 @@ class data_t : public detail::opaque_base<data_t<T>> {
   }
 
  private:
+  friend struct detail::opaque_access;
+  constexpr void write(detail::byte_sink& s) const {
+    detail::write_type_field<T>(s);
+    detail::message_field(s, 10, [this](detail::byte_sink& m) {
+      detail::message_field(
+          m, 3, [this](detail::byte_sink& a) { detail::write_any(a, type_url_, value_); });
+    });
+  }
+
   std::string_view type_url_;
   bytes_ref value_;
 };

@@ -86,7 +86,6 @@ class owned_opaque {
   std::string_view structural() const { return core_.structural(); }
   static constexpr std::string_view type_string() { return C::type_string(); }
   static constexpr std::string_view formatted_type_string() { return C::formatted_type_string(); }
-  void write(byte_sink& s) const { core_.write(s); }
 
   template <class... X>
   auto operator()(X&&... x) const {
@@ -94,6 +93,9 @@ class owned_opaque {
   }
 
  private:
+  friend struct opaque_access;
+  void write(byte_sink& s) const { opaque_access::write(core_, s); }
+
   std::shared_ptr<std::string> store_;
   C core_;
 };
@@ -111,7 +113,7 @@ constexpr auto finish_opaque(const C& core) {
 template <class C>
 constexpr std::uint32_t embed_opaque(trace_ctx& c, const C& x) {
   embed e{};
-  own_bytes(c, e, [&](byte_sink& s) { x.write(s); });
+  own_bytes(c, e, [&](byte_sink& s) { opaque_access::write(x, s); });
   own_text(
       c, [&](text_sink& t) { t.put(x.compact()); }, false, e.compact_off, e.compact_len);
   e.formatted_off = e.compact_off;

@@ -31,6 +31,17 @@ struct empty_any_t {
 };
 inline constexpr empty_any_t empty_any{};
 
+namespace detail {
+// Writes the wire bytes of an opaque computation or of the bytes it refers to (not part of their
+// public interface: the sink is the library's).
+struct opaque_access {
+  template <class C>
+  static constexpr void write(const C& c, byte_sink& s) {
+    c.write(s);
+  }
+};
+}  // namespace detail
+
 // Bytes an opaque computation refers to (not copied). A char array is taken as a string literal:
 // all its characters but the terminating NUL (embedded NULs are kept).
 class bytes_ref {
@@ -51,6 +62,9 @@ class bytes_ref {
   constexpr unsigned char operator[](std::size_t i) const {
     return c_ ? static_cast<unsigned char>(c_[i]) : u_[i];
   }
+
+ private:
+  friend struct detail::opaque_access;
   constexpr void write(detail::byte_sink& s) const {
     if (c_) {
       s.chars(std::string_view(c_, n_));
@@ -58,8 +72,6 @@ class bytes_ref {
       s.bytes(u_, n_);
     }
   }
-
- private:
   const char* c_ = nullptr;
   const unsigned char* u_ = nullptr;
   std::size_t n_ = 0;

@@ -57,6 +57,23 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
     this->finish();
   }
 
+  constexpr bytes_ref graph_def() const { return graph_def_; }
+  constexpr const tf_binding<NP>& parameter_binding() const { return parameter_; }
+  constexpr const tf_binding<NR>& result_binding() const { return result_; }
+  constexpr const tf_options& options() const { return options_; }
+
+  // Every string the object refers to (for owned_opaque).
+  template <class V>
+  constexpr void visit_refs(V&& v) {
+    v(graph_def_);
+    for (auto& e : parameter_.entries) v(e.name);
+    for (auto& e : result_.entries) v(e.name);
+    v(options_.initialize_op);
+    v(options_.session_token_tensor_name);
+  }
+
+ private:
+  friend struct detail::opaque_access;
   constexpr void write(detail::byte_sink& s) const {
     detail::write_type_field<F>(s);
     detail::message_field(s, 2, [this](detail::byte_sink& m) {
@@ -83,22 +100,6 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
     });
   }
 
-  constexpr bytes_ref graph_def() const { return graph_def_; }
-  constexpr const tf_binding<NP>& parameter_binding() const { return parameter_; }
-  constexpr const tf_binding<NR>& result_binding() const { return result_; }
-  constexpr const tf_options& options() const { return options_; }
-
-  // Every string the object refers to (for owned_opaque).
-  template <class V>
-  constexpr void visit_refs(V&& v) {
-    v(graph_def_);
-    for (auto& e : parameter_.entries) v(e.name);
-    for (auto& e : result_.entries) v(e.name);
-    v(options_.initialize_op);
-    v(options_.session_token_tensor_name);
-  }
-
- private:
   bytes_ref graph_def_;
   tf_binding<NP> parameter_;
   tf_binding<NR> result_;

@@ -55,6 +55,15 @@ class xla_computation_t : public detail::opaque_base<xla_computation_t<F, NP, NR
     this->finish();
   }
 
+  constexpr bytes_ref hlo_module() const { return hlo_module_; }
+
+  template <class V>
+  constexpr void visit_refs(V&& v) {
+    v(hlo_module_);
+  }
+
+ private:
+  friend struct detail::opaque_access;
   constexpr void write(detail::byte_sink& s) const {
     detail::write_type_field<F>(s);
     detail::message_field(s, 12, [this](detail::byte_sink& m) {
@@ -73,14 +82,6 @@ class xla_computation_t : public detail::opaque_base<xla_computation_t<F, NP, NR
     });
   }
 
-  constexpr bytes_ref hlo_module() const { return hlo_module_; }
-
-  template <class V>
-  constexpr void visit_refs(V&& v) {
-    v(hlo_module_);
-  }
-
- private:
   bytes_ref hlo_module_;
   xla_binding<NP> parameter_;
   xla_binding<NR> result_;
