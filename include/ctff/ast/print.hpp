@@ -8,7 +8,7 @@
 
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
-#include "ctff/ast/literal_print.hpp"
+#include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/same_text.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/types/type.hpp"

@@ -10,7 +10,7 @@
 
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/scratch.hpp"
-#include "ctff/ast/literal.hpp"
+#include "ctff/ast/array_writer.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/types/type.hpp"
 

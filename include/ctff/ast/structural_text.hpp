@@ -12,7 +12,7 @@
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/drawing_sink.hpp"
 #include "ctff/ast/graph.hpp"
-#include "ctff/ast/literal_print.hpp"
+#include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 

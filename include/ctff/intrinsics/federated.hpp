@@ -1,7 +1,7 @@
 // Every federated and sequence operator (one header per concept).
 #pragma once
 
-#include "ctff/intrinsics/aggregate.hpp"
+#include "ctff/intrinsics/federated_aggregate.hpp"
 #include "ctff/intrinsics/aggregations.hpp"
 #include "ctff/intrinsics/broadcast.hpp"
 #include "ctff/intrinsics/map.hpp"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ctff/ast/literal.hpp"
+#include "ctff/ast/array_writer.hpp"
 #include "ctff/read/type_message.hpp"
 #include "ctff/types/dtype.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "ctff/ast/literal_print.hpp"
+#include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/writer.hpp"

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "ctff/ast/literal.hpp"
+#include "ctff/ast/array_writer.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/types/wire.hpp"

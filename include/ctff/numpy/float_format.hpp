@@ -1,5 +1,5 @@
 // Floating-point text exactly as numpy 1.24 writes it, around the digits Dragon4 finds
-// (ast/dragon4.hpp): positional or scientific, padded, trimmed, so constant evaluation and run time
+// (numpy/dragon4.hpp): positional or scientific, padded, trimmed, so constant evaluation and run time
 // print the same characters on every compiler. Also the text of ml_dtypes' bfloat16 scalars (C++
 // `ostream << float`: printf's %g, six significant digits).
 #pragma once
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ctff/ast/dragon4.hpp"
+#include "ctff/numpy/dragon4.hpp"
 #include "ctff/core/defer.hpp"
 #include "ctff/types/dtype.hpp"
 

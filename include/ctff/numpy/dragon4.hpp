@@ -1,7 +1,7 @@
 // Dragon4 as numpy 1.24 runs it: the decimal digits of a binary floating-point value (the
 // shortest that read back to the same value, or cut off at a precision), over exact big-integer
 // arithmetic, so constant evaluation and run time find the same digits on every compiler. The
-// text around the digits (positional, scientific, padding, trimming) is ast/float_format.hpp.
+// text around the digits (positional, scientific, padding, trimming) is numpy/float_format.hpp.
 #pragma once
 
 #include <bit>

@@ -8,9 +8,9 @@
 #include <string_view>
 
 #include "ctff/core/defer.hpp"
-#include "ctff/ast/float_format.hpp"
-#include "ctff/ast/literal.hpp"
-#include "ctff/ast/python_repr.hpp"
+#include "ctff/numpy/float_format.hpp"
+#include "ctff/ast/array_writer.hpp"
+#include "ctff/numpy/python_repr.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 

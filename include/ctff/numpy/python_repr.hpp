@@ -1,15 +1,15 @@
 // Python's repr() of a float and of a complex number, the text an f-string gives a numpy float or
 // complex scalar: numpy's __format__ converts it to Python's float (complex) first, widening float16
 // and float32 to a double. repr writes the double's shortest round-trip digits (the digits Dragon4
-// finds for it in unique mode, ast/dragon4.hpp): positional when the decimal point falls within
+// finds for it in unique mode, numpy/dragon4.hpp): positional when the decimal point falls within
 // the 16 digits after the first one, in exponent form otherwise (`1e-05`, `1.5e+300`).
 #pragma once
 
 #include <bit>
 #include <cstdint>
 
-#include "ctff/ast/dragon4.hpp"
-#include "ctff/ast/float_format.hpp"
+#include "ctff/numpy/dragon4.hpp"
+#include "ctff/numpy/float_format.hpp"
 #include "ctff/core/defer.hpp"
 
 namespace ctff::detail {
