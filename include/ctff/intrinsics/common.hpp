@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "ctff/core/diagnostic.hpp"
-#include "ctff/intrinsics/signatures.hpp"
+#include "ctff/types/signatures.hpp"
 #include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/call.hpp"
@@ -69,15 +69,12 @@ struct intrinsic_arg<X> {
 template <class F, class G, class... X>
 constexpr auto intrinsic_call_at(const made_where& where, std::string_view uri, X&&... x) {
   using R = typename fn_info<F>::result;
-  static_assert(is_concrete_instance_v<F, G>,
-                "ctff internal error: an intrinsic's concrete type is not an instance of its "
-                "generic signature");
   static_assert(is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>,
                 "ctff internal error: an intrinsic's argument does not fit its parameter type");
   auto g = gather(nullptr, static_cast<X&&>(x)...);
   trace_ctx& c = *g.ctx;
   if (c.floating && !c.made.known()) c.made = where;
-  const std::uint32_t fn = intrinsic_node<F>(c, uri);
+  const std::uint32_t fn = intrinsic_node<F, G>(c, uri);
   const std::uint32_t ids[] = {convert_t<X>::make(c, x)...};
   std::uint32_t arg = ids[0];
   if constexpr (sizeof...(X) > 1) {
@@ -94,17 +91,17 @@ constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
 
 // A bare Intrinsic node of type F as an argument (e.g. sequence_sum mapped over a federated
 // sequence).
-template <class F>
+template <class F, class G>
 struct bare_intrinsic {
   std::string_view uri;
 };
-template <class F>
-struct convert<bare_intrinsic<F>> {
+template <class F, class G>
+struct convert<bare_intrinsic<F, G>> {
   static constexpr bool ok = true;
   using type = F;
-  static constexpr void collect(const bare_intrinsic<F>&, bool, scratch<operand>&) {}
-  static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F>& b) {
-    return intrinsic_node<F>(c, b.uri);
+  static constexpr void collect(const bare_intrinsic<F, G>&, bool, scratch<operand>&) {}
+  static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F, G>& b) {
+    return intrinsic_node<F, G>(c, b.uri);
   }
 };
 

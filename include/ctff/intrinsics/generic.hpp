@@ -124,9 +124,8 @@ constexpr auto generic_zero() {
                   "ctff: generic_zero: the type must be a tensor or a struct of tensors");
     return poisoned<tensor<dtype::int32>>();
   } else {
-    static_assert(is_concrete_instance_v<Z, sig::generic_zero>);
     trace_ctx* c = new_floating();
-    return value_access::make<Z>(location{c, intrinsic_node<Z>(*c, "generic_zero"), 0, 0});
+    return value_access::make<Z>(location{c, intrinsic_node<Z, sig::generic_zero>(*c, "generic_zero"), 0, 0});
   }
 }
 

@@ -51,7 +51,7 @@ struct convert<curried_sequence_map<FT>> {
     using A = struct_t<FT, PS>;
     const std::uint32_t parts[] = {named_ref_node<FT>(c, "arg0"), named_ref_node<PS>(c, "arg1")};
     const std::uint32_t call = inline_call_node<RS>(
-        c, intrinsic_node<function_t<A, RS>>(c, "sequence_map"), unnamed_struct_node<A>(c, parts));
+        c, intrinsic_node<function_t<A, RS>, sig::sequence_map>(c, "sequence_map"), unnamed_struct_node<A>(c, parts));
     return lambda_node<type>(c, "arg0", lambda_node<inner>(c, "arg1", call));
   }
 };
@@ -79,7 +79,7 @@ struct convert<reduce_lambda<S, U, Op>> {
     const std::uint32_t parts[] = {selection_node<S>(c, arg, 0), selection_node<U>(c, arg, 1),
                                    unnamed_fn_node<P>(c, l.op)};
     const std::uint32_t call =
-        inline_call_node<R>(c, intrinsic_node<function_t<B, R>>(c, "sequence_reduce"),
+        inline_call_node<R>(c, intrinsic_node<function_t<B, R>, sig::sequence_reduce>(c, "sequence_reduce"),
                             unnamed_struct_node<B>(c, parts));
     return lambda_node<type>(c, "arg", call);
   }
@@ -247,7 +247,7 @@ constexpr auto sequence_sum(S&& s) {
       return poisoned<Result>();
     } else {
       using Seq = typename SO::seq;
-      return federated_map(bare_intrinsic<function_t<Seq, E>>{"sequence_sum"}, static_cast<S&&>(s));
+      return federated_map(bare_intrinsic<function_t<Seq, E>, sig::sequence_sum>{"sequence_sum"}, static_cast<S&&>(s));
     }
   }
 }

@@ -11,7 +11,7 @@
 //     assignable to it; the type is the function's result type;
 //   * Lambda: a function type with a parameter exactly when the Lambda names one; its result
 //     type is the body's;  Block: the result's type;
-//   * Intrinsic: a known URI whose type is an instance of its signature (intrinsics/signatures.hpp,
+//   * Intrinsic: a known URI whose type is an instance of its signature (types/signatures.hpp,
 //     types/instance.hpp);  Placement: `clients` or `server`, of the placement type;
 //   * Literal: a tensor type of the Array's dtype and shape;  TensorFlow and Xla: a function type.
 // "The type is X" means equivalent to X (assignable both ways), as type_analysis compares them.
@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "ctff/intrinsics/signatures.hpp"
+#include "ctff/types/signatures.hpp"
 #include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/types/desc.hpp"

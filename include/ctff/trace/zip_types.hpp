@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ctff/intrinsics/signatures.hpp"
+#include "ctff/types/signatures.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
 #include "ctff/types/inspect.hpp"
@@ -113,7 +113,7 @@ struct convert<auto_zip<X>> {
   }
   static constexpr std::uint32_t make(trace_ctx& c, const auto_zip<X>& z) {
     const std::uint32_t arg = convert_t<X>::make(c, z.x);
-    return inline_call_node<type>(c, intrinsic_node<typename Z::fn>(c, Z::uri), arg);
+    return inline_call_node<type>(c, intrinsic_node<typename Z::fn, typename Z::generic>(c, Z::uri), arg);
   }
 };
 
