@@ -9,10 +9,10 @@
 #include <string_view>
 
 #include "ctff/ast/literal_print.hpp"
+#include "ctff/core/adler32.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/writer.hpp"
-#include "ctff/trace/embed.hpp"
 #include "ctff/types/print.hpp"
 
 namespace ctff {
