@@ -1,6 +1,11 @@
 // The generic type signatures of federated_language's 27 intrinsics (intrinsic_defs.py), spelled
-// with abstract types. Every concrete intrinsic type ctff builds is checked against its signature
-// (types/instance.hpp), as building_blocks.Intrinsic does.
+// with abstract types. read/checker.hpp checks every Intrinsic node it reads against them. On the
+// tracing side `intrinsic_call` (intrinsics/common.hpp) checks the concrete type of each node it
+// makes (types/instance.hpp), as building_blocks.Intrinsic does; the nodes made elsewhere are not
+// checked yet: the implicit zip (`auto_zip`, trace/zip_types.hpp), the federated get of a
+// selection (`federated_get`, trace/struct_ops.hpp), and the sequence_map, sequence_reduce and
+// sequence_sum nodes mapped over federated sequences (`curried_sequence_map`, `reduce_lambda`,
+// `bare_intrinsic`: intrinsics/sequence.hpp, intrinsics/common.hpp).
 #pragma once
 
 #include "ctff/types/type.hpp"

@@ -468,9 +468,7 @@ constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t firs
   return value<T>(location{&c, id, first == no_node ? end : first, end});
 }
 
-// Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
-// bind_computation_to_reference).
-// Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
+// Marks call `seq` as the first user of the bound calls that node `id` refers to inline.
 // (Recursive over the inline part of an operand's tree, which is shallow: bound calls and
 // embedded computations end it.)
 CTFF_DEFER
@@ -495,6 +493,8 @@ constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
   }
 }
 
+// Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
+// bind_computation_to_reference).
 template <class R>
 constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first) {
   node call{};
