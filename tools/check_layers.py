@@ -78,8 +78,8 @@ KNOWN_CYCLES = [
 FOLDERS = [k for k in LAYERS if not k.endswith(".hpp")]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # A header path in a comment: a layer folder and a file, or an umbrella header (ctff/ required).
-PATH_RE = (r"(?:ctff/)?(?:" + "|".join(FOLDERS) + r")/[A-Za-z0-9_/]+\.hpp"
-           r"|ctff/(?:" + "|".join(k[:-4] for k in LAYERS if k.endswith(".hpp")) + r")\.hpp")
+PATH_RE = (r"(?:(?:include/)?ctff/)?(?:" + "|".join(FOLDERS) + r")/[A-Za-z0-9_/]+\.hpp"
+           r"|(?:include/)?ctff/(?:" + "|".join(k[:-4] for k in LAYERS if k.endswith(".hpp")) + r")\.hpp")
 SYM = r"`?[A-Za-z_][A-Za-z0-9_]*(?:::~?[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?`?"
 # `(path: sym)`, `(path, sym)`, `(path sym)`, `(path: a, b)`: the symbols run up to the `)`.
 AFTER_RE = re.compile(r"(?P<path>" + PATH_RE + r")`?(?::\d+(?:-\d+)?)?(?P<syms>(?:[:,]?\s+" + SYM
@@ -138,7 +138,11 @@ def comment_text(lines: list[str]) -> list[tuple[int, str]]:
 
 
 def resolve(path: str) -> str:
-    return path[len("ctff/"):] if path.startswith("ctff/") else path
+    """A header path as named in a comment -> relative to include/ctff."""
+    for prefix in ("include/", "ctff/"):
+        if path.startswith(prefix):
+            path = path[len(prefix):]
+    return path
 
 
 def symbol_in(sym: str, text: str) -> bool:
