@@ -108,7 +108,7 @@ cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
 
 # CI's differential profile: 200 programs plus the Python-checked depth-3 and bucket programs,
 # compared across the three compilers (each required) and with Python.
-suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run" \
+suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers" \
   Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=200 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 if [[ $asan -eq 1 ]]; then

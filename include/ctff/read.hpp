@@ -1,6 +1,7 @@
 // Reading any federated_language.Computation: wire bytes -> ctff::computation_tree, printed,
-// written back and checked (no protobuf needed). ctff/proto.hpp adds reading the protobuf message
-// and ctff::from_proto.
+// written back and checked (no protobuf needed). ctff::from_proto, a computation read from bytes
+// and used inside traces, is ctff/read/import.hpp (no protobuf; it includes the tracer), and
+// ctff/proto.hpp with the protobuf message overload.
 #pragma once
 
 #include "ctff/read/checker.hpp"

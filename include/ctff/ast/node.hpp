@@ -1,5 +1,6 @@
-// Building blocks as constexpr data. A trace records nodes into a flat vector; children are always
-// recorded before their parents, so one forward pass can size every node without recursion.
+// Building blocks as constexpr data: one node per building block, kept in a graph's pools
+// (ast/graph.hpp) and naming its operands by index; children are always recorded before their
+// parents. A node also carries the tracer's binding-order bookkeeping (the fields below `type_size`).
 #pragma once
 
 #include <cstdint>

@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "ctff/core/adler32.hpp"
 #include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/writer.hpp"
-#include "ctff/trace/embed.hpp"
 #include "ctff/types/print.hpp"
 
 namespace ctff {

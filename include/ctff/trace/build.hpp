@@ -22,7 +22,7 @@ constexpr value<T> make_value(trace_ctx& c, std::uint32_t id, std::uint32_t firs
   return value_access::make<T>(location{&c, id, first == no_node ? end : first, end});
 }
 
-// Marks call `seq` as the first user of the bound calls that node `root` refers to inline.
+// Marks call `seq` as the first user of the bound calls that node `id` refers to inline.
 // (Recursive over the inline part of an operand's tree, which is shallow: bound calls and
 // embedded computations end it.)
 CTFF_DEFER

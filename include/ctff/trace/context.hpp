@@ -88,9 +88,11 @@ constexpr location resolve(location l) {
   return l;
 }
 
-// A run-time trace cannot throw from a destructor (value's); the error waits here until the trace
-// ends (trace/computation.hpp), unless `at_once` (nothing to trace on: thrown as trace_failure).
-// During constant evaluation it is thrown at once.
+// A run-time trace cannot throw from a destructor (value's); the first error waits here until the
+// trace ends and is thrown then as trace_failure (runtime_outputs::trace,
+// trace/runtime_outputs.hpp), unless `at_once` (nothing to trace on: thrown at once). During
+// constant evaluation it is thrown at once; a failure a trace can keep goes to trace_fault_in
+// (below) instead.
 CTFF_DEFER
 inline const char*& pending_trace_error() {
   thread_local const char* e = nullptr;

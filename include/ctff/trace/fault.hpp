@@ -34,7 +34,7 @@
   "them); bind each argument to a named variable first"
 
 // A computation with captures traced early (on constants only, during a compile-time trace) under
-// a name that an enclosing trace turned out to have (trace/polymorphic.hpp: checked_embed).
+// a name that an enclosing trace turned out to have (trace/nested.hpp: checked_embed).
 #define CTFF_FLOATING_RENAMED_MESSAGE                                                              \
   "ctff: a computation with captures called on constants only is named like an enclosing "       \
   "computation (or a computation it uses is): C++ traced it before it knew the enclosing names, " \

@@ -8,7 +8,7 @@
 //   * called directly, `poly(x, y)`: the parameter type is the unnamed struct of the argument
 //     types, always a struct even for one argument (`<int32>`), and fn gets one argument per
 //     element; the call is bound to a Block local like any computation call.
-// Each use is a nested trace (trace/nested.hpp: naming, embedding).
+// Each use is a nested trace (`trace_nested`, trace/nested.hpp).
 #pragma once
 
 #include <cstddef>

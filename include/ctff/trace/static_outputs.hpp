@@ -19,10 +19,11 @@
 namespace ctff::detail {
 
 // Static storage of a captureless computation's outputs. Each size and each output is its own
-// variable template, so each is a separate constant evaluation with its own step budget: one trace
-// plus one output, never all of them at once.
-// The trace runs twice, to size the constant holding the recorded graph, then to fill it; every
-// output copies that graph (ast/frozen_graph.hpp) instead of tracing again.
+// variable template, so each is a separate constant evaluation with its own step budget, never
+// all of them at once. The trace runs twice: as a template argument, to learn the graph's pool
+// sizes and any kept fault (traced_shape_v), then to fill a constant of that shape (frozen_v, a
+// frozen graph: ast/frozen_graph.hpp). Every output reads that constant in place (static_graph)
+// and traces nothing.
 template <class C>
 constexpr std::uint32_t trace_live(trace_ctx& ctx) {
   return trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);

@@ -1,6 +1,7 @@
 // The generic type signatures of federated_language's 27 intrinsics (intrinsic_defs.py), spelled
-// with abstract types. Every concrete intrinsic type ctff builds is checked against its signature
-// (types/instance.hpp), as building_blocks.Intrinsic does.
+// with abstract types. read/checker.hpp checks every Intrinsic node it reads against them; on the
+// tracing side every Intrinsic node is made by `intrinsic_node` (trace/build.hpp), which checks
+// its concrete type against one of them (types/instance.hpp), as building_blocks.Intrinsic does.
 #pragma once
 
 #include "ctff/types/type.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/adler32.hpp"
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
