@@ -47,8 +47,8 @@ class tensorflow_computation_t : public detail::opaque_base<tensorflow_computati
                                      bool shapes_checked = false)
       : graph_def_(graph_def), parameter_(parameter), result_(result), options_(options) {
     // (shapes_checked: the bindings' shapes were checked at compile time, opaque/make.hpp.)
-    if constexpr (detail::is_function_v<F> && NR != 0 && detail::tf_local_v<P> &&
-                  detail::tf_local_v<R>) {  // else: reported above
+    if constexpr (detail::is_function_v<F> && NR != 0 && (NP == 0) == std::is_void_v<P> &&
+                  detail::tf_local_v<P> && detail::tf_local_v<R>) {  // else: reported above
       if (!shapes_checked) {
         if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
         detail::check_binding_for<R>(result_);

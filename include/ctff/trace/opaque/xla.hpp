@@ -45,8 +45,8 @@ class xla_computation_t : public detail::opaque_base<xla_computation_t<F, NP, NR
                               const xla_binding<NR>& result, bool shapes_checked = false)
       : hlo_module_(hlo_module), parameter_(parameter), result_(result) {
     // (shapes_checked: the bindings' shapes were checked at compile time, opaque/make.hpp.)
-    if constexpr (detail::is_function_v<F> && NR != 0 && detail::xla_local_v<P> &&
-                  detail::xla_local_v<R>) {  // else: reported above
+    if constexpr (detail::is_function_v<F> && NR != 0 && (NP == 0) == std::is_void_v<P> &&
+                  detail::xla_local_v<P> && detail::xla_local_v<R>) {  // else: reported above
       if (!shapes_checked) {
         if constexpr (NP != 0) detail::check_binding_for<P>(parameter_);
         detail::check_binding_for<R>(result_);
