@@ -1,6 +1,7 @@
 // Building blocks as constexpr data: one node per building block, kept in a graph's pools
 // (ast/graph.hpp) and naming its operands by index; children are always recorded before their
-// parents. A node also carries the tracer's binding-order bookkeeping (the fields below `type_size`).
+// parents. A node also carries the tracer's binding-order bookkeeping (the fields after
+// `type_size`).
 #pragma once
 
 #include <cstdint>

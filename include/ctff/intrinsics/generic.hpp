@@ -125,7 +125,8 @@ constexpr auto generic_zero() {
     return poisoned<tensor<dtype::int32>>();
   } else {
     trace_ctx* c = new_floating();
-    return value_access::make<Z>(location{c, intrinsic_node<Z, sig::generic_zero>(*c, "generic_zero"), 0, 0});
+    const std::uint32_t id = intrinsic_node<Z, sig::generic_zero>(*c, "generic_zero");
+    return value_access::make<Z>(location{c, id, 0, 0});
   }
 }
 

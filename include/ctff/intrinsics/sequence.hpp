@@ -50,8 +50,8 @@ struct convert<curried_sequence_map<FT>> {
   static constexpr std::uint32_t make(trace_ctx& c, const curried_sequence_map<FT>&) {
     using A = struct_t<FT, PS>;
     const std::uint32_t parts[] = {named_ref_node<FT>(c, "arg0"), named_ref_node<PS>(c, "arg1")};
-    const std::uint32_t call = inline_call_node<RS>(
-        c, intrinsic_node<function_t<A, RS>, sig::sequence_map>(c, "sequence_map"), unnamed_struct_node<A>(c, parts));
+    const std::uint32_t fn = intrinsic_node<function_t<A, RS>, sig::sequence_map>(c, "sequence_map");
+    const std::uint32_t call = inline_call_node<RS>(c, fn, unnamed_struct_node<A>(c, parts));
     return lambda_node<type>(c, "arg0", lambda_node<inner>(c, "arg1", call));
   }
 };
@@ -78,9 +78,9 @@ struct convert<reduce_lambda<S, U, Op>> {
     const std::uint32_t arg = named_ref_node<A>(c, "arg");
     const std::uint32_t parts[] = {selection_node<S>(c, arg, 0), selection_node<U>(c, arg, 1),
                                    unnamed_fn_node<P>(c, l.op)};
-    const std::uint32_t call =
-        inline_call_node<R>(c, intrinsic_node<function_t<B, R>, sig::sequence_reduce>(c, "sequence_reduce"),
-                            unnamed_struct_node<B>(c, parts));
+    const std::uint32_t fn =
+        intrinsic_node<function_t<B, R>, sig::sequence_reduce>(c, "sequence_reduce");
+    const std::uint32_t call = inline_call_node<R>(c, fn, unnamed_struct_node<B>(c, parts));
     return lambda_node<type>(c, "arg", call);
   }
 };
@@ -247,7 +247,8 @@ constexpr auto sequence_sum(S&& s) {
       return poisoned<Result>();
     } else {
       using Seq = typename SO::seq;
-      return federated_map(bare_intrinsic<function_t<Seq, E>, sig::sequence_sum>{"sequence_sum"}, static_cast<S&&>(s));
+      using bare = bare_intrinsic<function_t<Seq, E>, sig::sequence_sum>;
+      return federated_map(bare{"sequence_sum"}, static_cast<S&&>(s));
     }
   }
 }
