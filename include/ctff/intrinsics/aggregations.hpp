@@ -42,8 +42,7 @@ constexpr auto federated_sum(V&& v) {
         "ctff: federated_sum: the tensor shapes of the member type must be fully defined");
     return poisoned<server_t<member_t<T>>>();
   } else {
-    return intrinsic_call<aggregate_fn_t<T>, sig::federated_sum>("federated_sum",
-                                                                 as_federated(static_cast<V&&>(v)));
+    return intrinsic_call<aggregate_fn_t<T>, row::federated_sum>(as_federated(static_cast<V&&>(v)));
   }
 }
 
@@ -67,8 +66,8 @@ constexpr auto federated_mean(V&& v) {
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
   } else {
-    return intrinsic_call<aggregate_fn_t<T>, sig::federated_mean>(
-        "federated_mean", as_federated(static_cast<V&&>(v)));
+    return intrinsic_call<aggregate_fn_t<T>, row::federated_mean>(
+        as_federated(static_cast<V&&>(v)));
   }
 }
 
@@ -109,8 +108,7 @@ constexpr auto federated_mean(V&& v, W&& w) {
   } else {
     using M = member_t<T>;
     using F = function_t<struct_t<clients_t<M>, clients_t<member_t<U>>>, server_t<M>>;
-    return intrinsic_call<F, sig::federated_weighted_mean>("federated_weighted_mean",
-                                                           as_federated(static_cast<V&&>(v)),
+    return intrinsic_call<F, row::federated_weighted_mean>(as_federated(static_cast<V&&>(v)),
                                                            as_federated(static_cast<W&&>(w)));
   }
 }
@@ -136,8 +134,7 @@ constexpr auto federated_min(V&& v) {
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
   } else {
-    return intrinsic_call<aggregate_fn_t<T>, sig::federated_min>("federated_min",
-                                                                 as_federated(static_cast<V&&>(v)));
+    return intrinsic_call<aggregate_fn_t<T>, row::federated_min>(as_federated(static_cast<V&&>(v)));
   }
 }
 
@@ -162,8 +159,7 @@ constexpr auto federated_max(V&& v) {
                   "tensors");
     return poisoned<server_t<member_t<T>>>();
   } else {
-    return intrinsic_call<aggregate_fn_t<T>, sig::federated_max>("federated_max",
-                                                                 as_federated(static_cast<V&&>(v)));
+    return intrinsic_call<aggregate_fn_t<T>, row::federated_max>(as_federated(static_cast<V&&>(v)));
   }
 }
 

@@ -30,8 +30,8 @@ constexpr auto federated_broadcast(V&& v) {
           "ctff: federated_broadcast: the value must be equal at all locations (all_equal)");
       return poisoned<R>();
     } else {
-      return intrinsic_call<function_t<T, R>, sig::federated_broadcast>(
-          "federated_broadcast", as_federated(static_cast<V&&>(v)));
+      return intrinsic_call<function_t<T, R>, row::federated_broadcast>(
+          as_federated(static_cast<V&&>(v)));
     }
   }
 }

@@ -61,20 +61,20 @@ struct intrinsic_arg<X> {
   using type = value_type_t<X>;
 };
 
-// Calls intrinsic `uri` of concrete type F with the given arguments (one: as is; several: an
-// unnamed Struct) and binds the call. The result type R is F's result. G, the intrinsic's generic
-// signature (ctff::sig), is checked here as the last line of defence: the operators check every
-// rule first, with their own messages.
+// Calls the intrinsic of row G (types/signatures.hpp) at concrete type F with the given arguments
+// (one: as is; several: an unnamed Struct) and binds the call. The result type R is F's result.
+// F is checked against G's signature by intrinsic_node, as the last line of defence: the
+// operators check every rule first, with their own messages.
 // `where`: the user's line, remembered by a value made from constants only (trace/fault.hpp).
 template <class F, class G, class... X>
-constexpr auto intrinsic_call_at(const made_where& where, std::string_view uri, X&&... x) {
+constexpr auto intrinsic_call_at(const made_where& where, X&&... x) {
   using R = typename fn_info<F>::result;
   static_assert(is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>,
                 "ctff internal error: an intrinsic's argument does not fit its parameter type");
   auto g = gather(nullptr, static_cast<X&&>(x)...);
   trace_ctx& c = *g.ctx;
   if (c.floating && !c.made.known()) c.made = where;
-  const std::uint32_t fn = intrinsic_node<F, G>(c, uri);
+  const std::uint32_t fn = intrinsic_node<F, G>(c);
   const std::uint32_t ids[] = {convert_t<X>::make(c, x)...};
   std::uint32_t arg = ids[0];
   if constexpr (sizeof...(X) > 1) {
@@ -85,23 +85,21 @@ constexpr auto intrinsic_call_at(const made_where& where, std::string_view uri, 
   return bound_call<R>(c, fn, arg, g.span_first);
 }
 template <class F, class G, class... X>
-constexpr auto intrinsic_call(std::string_view uri, X&&... x) {
-  return intrinsic_call_at<F, G>(made_where{}, uri, static_cast<X&&>(x)...);
+constexpr auto intrinsic_call(X&&... x) {
+  return intrinsic_call_at<F, G>(made_where{}, static_cast<X&&>(x)...);
 }
 
 // A bare Intrinsic node of type F as an argument (e.g. sequence_sum mapped over a federated
 // sequence).
 template <class F, class G>
-struct bare_intrinsic {
-  std::string_view uri;
-};
+struct bare_intrinsic {};
 template <class F, class G>
 struct convert<bare_intrinsic<F, G>> {
   static constexpr bool ok = true;
   using type = F;
   static constexpr void collect(const bare_intrinsic<F, G>&, bool, scratch<operand>&) {}
-  static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F, G>& b) {
-    return intrinsic_node<F, G>(c, b.uri);
+  static constexpr std::uint32_t make(trace_ctx& c, const bare_intrinsic<F, G>&) {
+    return intrinsic_node<F, G>(c);
   }
 };
 

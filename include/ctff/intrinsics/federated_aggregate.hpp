@@ -118,8 +118,8 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
                               "(<{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> R@SERVER)");
                 return poisoned<Guess>();
               } else {
-                return intrinsic_call<F, sig::federated_aggregate>(
-                    "federated_aggregate", as_federated(static_cast<V&&>(v)),
+                return intrinsic_call<F, row::federated_aggregate>(
+                    as_federated(static_cast<V&&>(v)),
                     static_cast<Z&&>(zero), unname_fn<struct_t<U, M>>(static_cast<AccA>(acc)),
                     unname_fn<struct_t<U, U>>(static_cast<MergeA>(mrg)), static_cast<RepA>(rep));
               }

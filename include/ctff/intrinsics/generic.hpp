@@ -15,7 +15,7 @@ concept generic_operands = traceable<A> && traceable<B> && (traced<A> || traced<
 namespace detail {
 
 template <class G, class A, class B>
-constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
+constexpr auto generic_binary(A&& a, B&& b) {
   using T = value_type_t<A>;
   using U = value_type_t<B>;
   if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
@@ -28,14 +28,14 @@ constexpr auto generic_binary(std::string_view uri, A&& a, B&& b) {
     return poisoned<T>();
   } else {
     using F = function_t<struct_t<T, T>, T>;
-    return intrinsic_call<F, G>(uri, static_cast<A&&>(a), static_cast<B&&>(b));
+    return intrinsic_call<F, G>(static_cast<A&&>(a), static_cast<B&&>(b));
   }
 }
 
 // The same intrinsic called on one value of type <T,T> (Python's building blocks:
 // `generic_plus(arg)`), the argument passed as it is.
 template <class G, class S>
-constexpr auto generic_on_pair(std::string_view uri, S&& s) {
+constexpr auto generic_on_pair(S&& s) {
   using P = value_type_t<S>;
   if constexpr (!(struct_info<P>::is_struct && struct_info<P>::size == 2)) {
     CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
@@ -54,7 +54,7 @@ constexpr auto generic_on_pair(std::string_view uri, S&& s) {
                     "elements of the same type)");
       return poisoned<T>();
     } else {
-      return intrinsic_call<function_t<struct_t<T, T>, T>, G>(uri, static_cast<S&&>(s));
+      return intrinsic_call<function_t<struct_t<T, T>, T>, G>(static_cast<S&&>(s));
     }
   }
 }
@@ -66,51 +66,51 @@ constexpr auto generic_on_pair(std::string_view uri, S&& s) {
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto generic_plus(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
-                                                   static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_plus>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto generic_multiply(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
-                                                       static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_multiply>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto generic_divide(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
-                                                     static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_divide>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 template <traced S>
 constexpr auto generic_plus(S&& s) {
-  return detail::generic_on_pair<sig::generic_plus>("generic_plus", static_cast<S&&>(s));
+  return detail::generic_on_pair<detail::row::generic_plus>(static_cast<S&&>(s));
 }
 template <traced S>
 constexpr auto generic_multiply(S&& s) {
-  return detail::generic_on_pair<sig::generic_multiply>("generic_multiply", static_cast<S&&>(s));
+  return detail::generic_on_pair<detail::row::generic_multiply>(static_cast<S&&>(s));
 }
 template <traced S>
 constexpr auto generic_divide(S&& s) {
-  return detail::generic_on_pair<sig::generic_divide>("generic_divide", static_cast<S&&>(s));
+  return detail::generic_on_pair<detail::row::generic_divide>(static_cast<S&&>(s));
 }
 
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator+(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_plus>("generic_plus", static_cast<A&&>(a),
-                                                   static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_plus>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator*(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_multiply>("generic_multiply", static_cast<A&&>(a),
-                                                       static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_multiply>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator/(A&& a, B&& b) {
-  return detail::generic_binary<sig::generic_divide>("generic_divide", static_cast<A&&>(a),
-                                                     static_cast<B&&>(b));
+  return detail::generic_binary<detail::row::generic_divide>(
+      static_cast<A&&>(a), static_cast<B&&>(b));
 }
 
 // generic_zero<T>(): the bare Intrinsic `generic_zero` of type T (a tensor or a struct of
@@ -125,7 +125,7 @@ constexpr auto generic_zero() {
     return poisoned<tensor<dtype::int32>>();
   } else {
     trace_ctx* c = new_floating();
-    const std::uint32_t id = intrinsic_node<Z, sig::generic_zero>(*c, "generic_zero");
+    const std::uint32_t id = intrinsic_node<Z, row::generic_zero>(*c);
     return value_access::make<Z>(location{c, id, 0, 0});
   }
 }

@@ -61,11 +61,11 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
         return poisoned<Guess>();
       } else if constexpr (clients) {
         using F = function_t<struct_t<FT, clients_t<M>>, clients_t<R>>;
-        return intrinsic_call<F, sig::federated_map>("federated_map", static_cast<FA>(f),
+        return intrinsic_call<F, row::federated_map>(static_cast<FA>(f),
                                                      as_federated(static_cast<V&&>(v)));
       } else {
         using F = function_t<struct_t<FT, T>, server_t<R>>;
-        return intrinsic_call<F, sig::federated_apply>("federated_apply", static_cast<FA>(f),
+        return intrinsic_call<F, row::federated_apply>(static_cast<FA>(f),
                                                        as_federated(static_cast<V&&>(v)));
       }
     }
@@ -123,8 +123,8 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
         return poisoned<Guess>();
       } else {
         using F = function_t<struct_t<FT, clients_eq_t<M>>, clients_eq_t<R>>;
-        return intrinsic_call<F, sig::federated_map_all_equal>(
-            "federated_map_all_equal", static_cast<FA>(f), as_federated(static_cast<V&&>(v)));
+        return intrinsic_call<F, row::federated_map_all_equal>(
+            static_cast<FA>(f), as_federated(static_cast<V&&>(v)));
       }
     }
   }

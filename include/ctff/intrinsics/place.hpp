@@ -28,11 +28,11 @@ constexpr auto federated_value(X&& x, placement_tag<P>,
                   "ctff: federated_value: the value must not contain federated or function types");
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
   } else if constexpr (P == placement_kind::clients) {
-    return intrinsic_call_at<function_t<T, clients_eq_t<T>>, sig::federated_value_at_clients>(
-        made_where(where), "federated_value_at_clients", static_cast<X&&>(x));
+    return intrinsic_call_at<function_t<T, clients_eq_t<T>>, row::federated_value_at_clients>(
+        made_where(where), static_cast<X&&>(x));
   } else {
-    return intrinsic_call_at<function_t<T, server_t<T>>, sig::federated_value_at_server>(
-        made_where(where), "federated_value_at_server", static_cast<X&&>(x));
+    return intrinsic_call_at<function_t<T, server_t<T>>, row::federated_value_at_server>(
+        made_where(where), static_cast<X&&>(x));
   }
 }
 
@@ -61,11 +61,11 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
                     "function types");
       return poisoned<Guess>();
     } else if constexpr (clients) {
-      return intrinsic_call_at<function_t<FT, clients_t<R>>, sig::federated_eval_at_clients>(
-          made_where(where), "federated_eval_at_clients", static_cast<Fn&&>(fn));
+      return intrinsic_call_at<function_t<FT, clients_t<R>>, row::federated_eval_at_clients>(
+          made_where(where), static_cast<Fn&&>(fn));
     } else {
-      return intrinsic_call_at<function_t<FT, server_t<R>>, sig::federated_eval_at_server>(
-          made_where(where), "federated_eval_at_server", static_cast<Fn&&>(fn));
+      return intrinsic_call_at<function_t<FT, server_t<R>>, row::federated_eval_at_server>(
+          made_where(where), static_cast<Fn&&>(fn));
     }
   }
 }

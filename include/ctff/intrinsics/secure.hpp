@@ -107,8 +107,7 @@ constexpr auto federated_secure_sum(V&& v, X&& max_input) {
   } else {
     using M = member_t<T>;
     using F = function_t<struct_t<clients_t<M>, bound_type_t<M, B>>, server_t<M>>;
-    return intrinsic_call<F, sig::federated_secure_sum>("federated_secure_sum",
-                                                        as_federated(static_cast<V&&>(v)),
+    return intrinsic_call<F, row::federated_secure_sum>(as_federated(static_cast<V&&>(v)),
                                                         bound_arg<M>(static_cast<X&&>(max_input)));
   }
 }
@@ -142,8 +141,8 @@ constexpr auto federated_secure_sum_bitwidth(V&& v, X&& bitwidth) {
   } else {
     using M = member_t<T>;
     using F = function_t<struct_t<clients_t<M>, bound_type_t<M, B>>, server_t<M>>;
-    return intrinsic_call<F, sig::federated_secure_sum_bitwidth>(
-        "federated_secure_sum_bitwidth", as_federated(static_cast<V&&>(v)),
+    return intrinsic_call<F, row::federated_secure_sum_bitwidth>(
+        as_federated(static_cast<V&&>(v)),
         bound_arg<M>(static_cast<X&&>(bitwidth)));
   }
 }

@@ -121,8 +121,8 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
         }
         return poisoned<Fallback>();
       } else {
-        return intrinsic_call<F, sig::federated_select>(
-            Secure ? "federated_secure_select" : "federated_select", static_cast<K&&>(keys),
+        using I = std::conditional_t<Secure, row::federated_secure_select, row::federated_select>;
+        return intrinsic_call<F, I>(static_cast<K&&>(keys),
             static_cast<X&&>(max_key), as_federated(static_cast<SV&&>(server_val)),
             unname_fn<P>(static_cast<FA>(f)));
       }

@@ -50,7 +50,7 @@ struct convert<curried_sequence_map<FT>> {
   static constexpr std::uint32_t make(trace_ctx& c, const curried_sequence_map<FT>&) {
     using A = struct_t<FT, PS>;
     const std::uint32_t parts[] = {named_ref_node<FT>(c, "arg0"), named_ref_node<PS>(c, "arg1")};
-    const std::uint32_t fn = intrinsic_node<function_t<A, RS>, sig::sequence_map>(c, "sequence_map");
+    const std::uint32_t fn = intrinsic_node<function_t<A, RS>, row::sequence_map>(c);
     const std::uint32_t call = inline_call_node<RS>(c, fn, unnamed_struct_node<A>(c, parts));
     return lambda_node<type>(c, "arg0", lambda_node<inner>(c, "arg1", call));
   }
@@ -78,8 +78,7 @@ struct convert<reduce_lambda<S, U, Op>> {
     const std::uint32_t arg = named_ref_node<A>(c, "arg");
     const std::uint32_t parts[] = {selection_node<S>(c, arg, 0), selection_node<U>(c, arg, 1),
                                    unnamed_fn_node<P>(c, l.op)};
-    const std::uint32_t fn =
-        intrinsic_node<function_t<B, R>, sig::sequence_reduce>(c, "sequence_reduce");
+    const std::uint32_t fn = intrinsic_node<function_t<B, R>, row::sequence_reduce>(c);
     const std::uint32_t call = inline_call_node<R>(c, fn, unnamed_struct_node<B>(c, parts));
     return lambda_node<type>(c, "arg", call);
   }
@@ -133,7 +132,7 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       return poisoned<Guess>();
     } else if constexpr (!SO::federated) {
       using F = function_t<struct_t<FT, ST>, sequence_t<R>>;
-      return intrinsic_call<F, sig::sequence_map>("sequence_map", static_cast<Fn&&>(fn),
+      return intrinsic_call<F, row::sequence_map>(static_cast<Fn&&>(fn),
                                                   static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
       CTFF_DIAGNOSE(
@@ -196,7 +195,7 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
     } else if constexpr (!SO::federated) {
       using P = struct_t<U, E>;
       using F = function_t<struct_t<ST, U, unnamed_fn_t<P, Op&&>>, typename fn_info<OpT>::result>;
-      return intrinsic_call<F, sig::sequence_reduce>("sequence_reduce", static_cast<S&&>(s),
+      return intrinsic_call<F, row::sequence_reduce>(static_cast<S&&>(s),
                                                      static_cast<Z&&>(zero),
                                                      unname_fn<P>(static_cast<Op&&>(op)));
     } else {
@@ -237,8 +236,7 @@ constexpr auto sequence_sum(S&& s) {
           "ctff: sequence_sum: the tensor shapes of the element type must be fully defined");
       return poisoned<Result>();
     } else if constexpr (!SO::federated) {
-      return intrinsic_call<function_t<ST, E>, sig::sequence_sum>("sequence_sum",
-                                                                  static_cast<S&&>(s));
+      return intrinsic_call<function_t<ST, E>, row::sequence_sum>(static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
       CTFF_DIAGNOSE(
           report<labeled<"value", ST>>::shown,
@@ -247,8 +245,8 @@ constexpr auto sequence_sum(S&& s) {
       return poisoned<Result>();
     } else {
       using Seq = typename SO::seq;
-      using bare = bare_intrinsic<function_t<Seq, E>, sig::sequence_sum>;
-      return federated_map(bare{"sequence_sum"}, static_cast<S&&>(s));
+      return federated_map(bare_intrinsic<function_t<Seq, E>, row::sequence_sum>{},
+                           static_cast<S&&>(s));
     }
   }
 }

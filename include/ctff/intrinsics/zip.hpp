@@ -76,7 +76,7 @@ constexpr auto federated_zip(S&& s) {
     return poisoned<Guess>();
   } else {
     using ZF = zip_of<T>;
-    return intrinsic_call<typename ZF::fn, typename ZF::generic>(ZF::uri, static_cast<S&&>(s));
+    return intrinsic_call<typename ZF::fn, typename ZF::intrinsic>(static_cast<S&&>(s));
   }
 }
 

@@ -69,40 +69,14 @@ struct intrinsic_signature {
   type_desc type;
 };
 
+template <class... Rows>
+std::vector<intrinsic_signature> signatures_of(intrinsic_rows<Rows...>) {
+  return {intrinsic_signature{Rows::uri, describe<typename Rows::signature>()}...};
+}
+
+// The 27 rows of types/signatures.hpp, described once.
 inline const std::vector<intrinsic_signature>& intrinsic_signatures() {
-  static const std::vector<intrinsic_signature> table = [] {
-    std::vector<intrinsic_signature> v;
-#define CTFF_SIG(name) v.push_back({#name, describe<sig::name>()})
-    CTFF_SIG(federated_aggregate);
-    CTFF_SIG(federated_apply);
-    CTFF_SIG(federated_broadcast);
-    CTFF_SIG(federated_eval_at_clients);
-    CTFF_SIG(federated_eval_at_server);
-    CTFF_SIG(federated_map);
-    CTFF_SIG(federated_map_all_equal);
-    CTFF_SIG(federated_mean);
-    CTFF_SIG(federated_min);
-    CTFF_SIG(federated_max);
-    CTFF_SIG(federated_secure_sum);
-    CTFF_SIG(federated_secure_sum_bitwidth);
-    CTFF_SIG(federated_select);
-    CTFF_SIG(federated_secure_select);
-    CTFF_SIG(federated_sum);
-    CTFF_SIG(federated_value_at_clients);
-    CTFF_SIG(federated_value_at_server);
-    CTFF_SIG(federated_weighted_mean);
-    CTFF_SIG(federated_zip_at_clients);
-    CTFF_SIG(federated_zip_at_server);
-    CTFF_SIG(generic_plus);
-    CTFF_SIG(generic_divide);
-    CTFF_SIG(generic_multiply);
-    CTFF_SIG(generic_zero);
-    CTFF_SIG(sequence_map);
-    CTFF_SIG(sequence_reduce);
-    CTFF_SIG(sequence_sum);
-#undef CTFF_SIG
-    return v;
-  }();
+  static const std::vector<intrinsic_signature> table = signatures_of(intrinsic_table{});
   return table;
 }
 

@@ -67,17 +67,18 @@ constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg,
   return make_value<R>(c, r, first == no_node ? pos : first);
 }
 
-// Intrinsic(uri) of concrete type F, an instance of the intrinsic's generic signature G (ctff::sig):
-// checked here, on every path that makes an intrinsic node, as building_blocks.Intrinsic does
-// (the operators check every rule first, with their own messages).
-template <class F, class G>
-constexpr std::uint32_t intrinsic_node(trace_ctx& c, std::string_view uri) {
-  static_assert(is_concrete_instance_v<F, G>,
+// Intrinsic(uri) of concrete type F for the intrinsic's row I (types/signatures.hpp: its URI and
+// generic signature). F is checked against the signature here, on every path that makes an
+// intrinsic node, as building_blocks.Intrinsic does (the operators check every rule first, with
+// their own messages).
+template <class F, class I>
+constexpr std::uint32_t intrinsic_node(trace_ctx& c) {
+  static_assert(is_concrete_instance_v<F, typename I::signature>,
                 "ctff internal error: an intrinsic's concrete type is not an instance of its "
                 "generic signature");
   node n{};
   n.kind = node_kind::intrinsic;
-  n.text = uri;
+  n.text = I::uri;
   return c.add_typed<F>(n);
 }
 

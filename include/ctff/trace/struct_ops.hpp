@@ -76,24 +76,21 @@ struct fed_get_of {  // {<...>}@CLIENTS
   using M = member_t<T>;
   using result = clients_t<E>;
   using fn = function_t<struct_t<function_t<M, E>, clients_t<M>>, result>;
-  static constexpr std::string_view uri = "federated_map";
-  using generic = sig::federated_map;
+  using intrinsic = row::federated_map;
 };
 template <class T, class E>
 struct fed_get_of<T, E, placement_kind::clients, true> {  // <...>@CLIENTS
   using M = member_t<T>;
   using result = clients_eq_t<E>;
   using fn = function_t<struct_t<function_t<M, E>, T>, result>;
-  static constexpr std::string_view uri = "federated_map_all_equal";
-  using generic = sig::federated_map_all_equal;
+  using intrinsic = row::federated_map_all_equal;
 };
 template <class T, class E, bool A>
 struct fed_get_of<T, E, placement_kind::server, A> {  // <...>@SERVER
   using M = member_t<T>;
   using result = server_t<E>;
   using fn = function_t<struct_t<function_t<M, E>, T>, result>;
-  static constexpr std::string_view uri = "federated_apply";
-  using generic = sig::federated_apply;
+  using intrinsic = row::federated_apply;
 };
 
 // `uri(<(x -> x[I]),v>)`, inline.
@@ -108,7 +105,7 @@ constexpr auto federated_get(const value<T>& v, bool temp) {
   const std::uint32_t x = named_ref_node<M>(c, "x");
   const std::uint32_t sel = selection_node<E>(c, x, static_cast<std::uint32_t>(I));
   const std::uint32_t lam = lambda_node<FT>(c, "x", sel);
-  const std::uint32_t fn = intrinsic_node<typename G::fn, typename G::generic>(c, G::uri);
+  const std::uint32_t fn = intrinsic_node<typename G::fn, typename G::intrinsic>(c);
   const std::uint32_t parts[] = {lam, l.id};
   const std::uint32_t arg = unnamed_struct_node<struct_t<FT, T>>(c, parts);
   const std::uint32_t call = inline_call_node<typename G::result>(c, fn, arg);

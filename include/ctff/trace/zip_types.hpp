@@ -87,15 +87,13 @@ template <class T, bool Clients = zip_info<T>::placements == 1u>
 struct zip_of {  // at CLIENTS
   using result = clients_t<typename strip_fed<T>::type>;
   using fn = function_t<typename norm_zip<T>::type, result>;
-  using generic = sig::federated_zip_at_clients;
-  static constexpr std::string_view uri = "federated_zip_at_clients";
+  using intrinsic = row::federated_zip_at_clients;
 };
 template <class T>
 struct zip_of<T, false> {  // at SERVER
   using result = server_t<typename strip_fed<T>::type>;
   using fn = function_t<T, result>;
-  using generic = sig::federated_zip_at_server;
-  static constexpr std::string_view uri = "federated_zip_at_server";
+  using intrinsic = row::federated_zip_at_server;
 };
 
 // An argument zipped inline: Call(Intrinsic(federated_zip_at_*), x), not bound.
@@ -113,7 +111,7 @@ struct convert<auto_zip<X>> {
   }
   static constexpr std::uint32_t make(trace_ctx& c, const auto_zip<X>& z) {
     const std::uint32_t arg = convert_t<X>::make(c, z.x);
-    return inline_call_node<type>(c, intrinsic_node<typename Z::fn, typename Z::generic>(c, Z::uri), arg);
+    return inline_call_node<type>(c, intrinsic_node<typename Z::fn, typename Z::intrinsic>(c), arg);
   }
 };
 

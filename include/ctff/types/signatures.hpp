@@ -4,6 +4,9 @@
 // its concrete type against one of them (types/instance.hpp), as building_blocks.Intrinsic does.
 #pragma once
 
+#include <string_view>
+
+#include "ctff/core/fixed_string.hpp"
 #include "ctff/types/type.hpp"
 
 namespace ctff::sig {
@@ -57,3 +60,86 @@ using sequence_reduce = function_t<struct_t<sequence_t<T>, U, function_t<struct_
 using sequence_sum = function_t<sequence_t<T>, T>;
 
 }  // namespace ctff::sig
+
+namespace ctff::detail {
+
+// One row per intrinsic: its URI and its generic signature. Every Intrinsic node is made from its
+// row (trace/build.hpp: intrinsic_node); the checker's table is `intrinsic_table`.
+template <fixed_string Uri, class Signature>
+struct intrinsic_row {
+  static constexpr std::string_view uri = Uri.view();
+  using signature = Signature;
+};
+template <class... Rows>
+struct intrinsic_rows {};
+
+namespace row {
+using federated_aggregate = intrinsic_row<"federated_aggregate", sig::federated_aggregate>;
+using federated_apply = intrinsic_row<"federated_apply", sig::federated_apply>;
+using federated_broadcast = intrinsic_row<"federated_broadcast", sig::federated_broadcast>;
+using federated_eval_at_clients =
+    intrinsic_row<"federated_eval_at_clients", sig::federated_eval_at_clients>;
+using federated_eval_at_server =
+    intrinsic_row<"federated_eval_at_server", sig::federated_eval_at_server>;
+using federated_map = intrinsic_row<"federated_map", sig::federated_map>;
+using federated_map_all_equal =
+    intrinsic_row<"federated_map_all_equal", sig::federated_map_all_equal>;
+using federated_mean = intrinsic_row<"federated_mean", sig::federated_mean>;
+using federated_min = intrinsic_row<"federated_min", sig::federated_min>;
+using federated_max = intrinsic_row<"federated_max", sig::federated_max>;
+using federated_secure_sum = intrinsic_row<"federated_secure_sum", sig::federated_secure_sum>;
+using federated_secure_sum_bitwidth =
+    intrinsic_row<"federated_secure_sum_bitwidth", sig::federated_secure_sum_bitwidth>;
+using federated_select = intrinsic_row<"federated_select", sig::federated_select>;
+using federated_secure_select =
+    intrinsic_row<"federated_secure_select", sig::federated_secure_select>;
+using federated_sum = intrinsic_row<"federated_sum", sig::federated_sum>;
+using federated_value_at_clients =
+    intrinsic_row<"federated_value_at_clients", sig::federated_value_at_clients>;
+using federated_value_at_server =
+    intrinsic_row<"federated_value_at_server", sig::federated_value_at_server>;
+using federated_weighted_mean =
+    intrinsic_row<"federated_weighted_mean", sig::federated_weighted_mean>;
+using federated_zip_at_clients =
+    intrinsic_row<"federated_zip_at_clients", sig::federated_zip_at_clients>;
+using federated_zip_at_server =
+    intrinsic_row<"federated_zip_at_server", sig::federated_zip_at_server>;
+using generic_plus = intrinsic_row<"generic_plus", sig::generic_plus>;
+using generic_divide = intrinsic_row<"generic_divide", sig::generic_divide>;
+using generic_multiply = intrinsic_row<"generic_multiply", sig::generic_multiply>;
+using generic_zero = intrinsic_row<"generic_zero", sig::generic_zero>;
+using sequence_map = intrinsic_row<"sequence_map", sig::sequence_map>;
+using sequence_reduce = intrinsic_row<"sequence_reduce", sig::sequence_reduce>;
+using sequence_sum = intrinsic_row<"sequence_sum", sig::sequence_sum>;
+}  // namespace row
+
+using intrinsic_table = intrinsic_rows<
+    row::federated_aggregate,
+    row::federated_apply,
+    row::federated_broadcast,
+    row::federated_eval_at_clients,
+    row::federated_eval_at_server,
+    row::federated_map,
+    row::federated_map_all_equal,
+    row::federated_mean,
+    row::federated_min,
+    row::federated_max,
+    row::federated_secure_sum,
+    row::federated_secure_sum_bitwidth,
+    row::federated_select,
+    row::federated_secure_select,
+    row::federated_sum,
+    row::federated_value_at_clients,
+    row::federated_value_at_server,
+    row::federated_weighted_mean,
+    row::federated_zip_at_clients,
+    row::federated_zip_at_server,
+    row::generic_plus,
+    row::generic_divide,
+    row::generic_multiply,
+    row::generic_zero,
+    row::sequence_map,
+    row::sequence_reduce,
+    row::sequence_sum>;
+
+}  // namespace ctff::detail
