@@ -1,9 +1,11 @@
 // A FedAvg round written as a user would (issue 24): the server state
 // <model=<weights=float32[784,10],bias=float32[10]>,round_num=int32>, an opaque TensorFlow client
 // update over a sequence of batches, two weighted means, a sum, a server update with `+`, and a
-// named result. 11 intrinsic calls: broadcast, the implicit zip and the map of the client update,
-// 3 selections on federated structs (each a federated_map of a selection), 2 weighted means, a sum,
-// the zip and the map of the server update.
+// named result. 14 intrinsic calls: broadcast, 6 selections on federated structs (a
+// federated_apply / federated_map of a selection: the state's model, weights_delta, loss, and
+// num_examples at each of its 3 uses), the implicit zip and the map of the client update, 2
+// weighted means, a sum, the zip and the apply of the server update; and 2 generic_plus in
+// server_update.
 //
 // The model's members are spelled one of two ways, chosen by CTFF_FEDAVG_STD_ARRAY:
 //   0 (default)  ctff::tensor<ctff::dtype::float32, 784, 10>, ctff::tensor<ctff::dtype::float32, 10>
