@@ -31,7 +31,9 @@ constexpr auto chain_calls(const F& f, const V& server_val) {
   V v = server_val;
   // A pack expansion in a braced list (evaluated left to right), not a comma fold expression:
   // clang nests a fold of n operands n deep and stops at 256 (-fbracket-depth).
-  [&]<std::size_t... R>(std::index_sequence<R...>) {
+  // `&f = f`, not `&`: clang 22's bytecode interpreter (-fexperimental-new-constant-interpreter)
+  // cannot read a reference parameter captured by reference when it refers to a global.
+  [&v, &f = f]<std::size_t... R>(std::index_sequence<R...>) {
     const int rounds[] = {0, (static_cast<void>(v = chain_round(f, v)), static_cast<int>(R))...};
     static_cast<void>(rounds);
   }

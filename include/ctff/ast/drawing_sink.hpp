@@ -57,6 +57,9 @@ struct drawing_char_sink : drawing_sink_base<drawing_char_sink> {
 };
 // clang: into blocks of 64 characters that start as spaces: only other characters are stored
 // one by one, a block is copied in one step of constant evaluation (single stores are slow).
+// A block is copied from a temporary (`drawing_block(blank)`), never from another member of the
+// sink: clang 22's bytecode interpreter (-fexperimental-new-constant-interpreter) rejects an
+// assignment between two subobjects of one object ("'memcpy' between overlapping memory regions").
 struct drawing_block {
   char c[64];
 };
@@ -71,8 +74,8 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
   drawing_block blank{}, cur{};
   std::size_t done = 0, at = 0;  // blocks written; characters in cur
   constexpr void flush() {
-    out.b[done++] = cur;
-    cur = blank;
+    out.b[done++] = drawing_block(cur);
+    cur = drawing_block(blank);
     at = 0;
   }
   constexpr void put(char c) {
@@ -100,7 +103,7 @@ struct drawing_block_sink : drawing_sink_base<drawing_block_sink<Blocks>> {
     auto n = static_cast<std::size_t>(k > 0 ? k : 0);
     while (n) {
       if (at == 0 && n >= 64) {
-        out.b[done++] = blank;
+        out.b[done++] = drawing_block(blank);
         n -= 64;
         continue;
       }

@@ -202,7 +202,7 @@ class basic_structural_text {
     constexpr std::size_t blocks = N / 64 + 1;
     drawing_block_sink<blocks> s{};
     for (char& c : s.blank.c) c = ' ';
-    s.cur = s.blank;
+    s.cur = drawing_block(s.blank);  // (a temporary: see drawing_block)
     write_pieces(ps, n, s);
     while (s.done != blocks) s.flush();
     return std::bit_cast<char_array<blocks * 64>>(s.out);

@@ -38,7 +38,9 @@ struct replicated {
 template <class M, class X>
 constexpr std::uint32_t replicate_node(trace_ctx& c, const X& x) {
   if constexpr (struct_info<M>::is_struct) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    // `&c = c, &x = x`, not `&`: clang 22's bytecode interpreter cannot read a reference
+    // parameter captured by reference (trace/opaque/refs.hpp).
+    return [&c = c, &x = x]<std::size_t... I>(std::index_sequence<I...>) {
       const std::uint32_t ids[] = {
           0u, replicate_node<typename struct_info<M>::template elem_t<I>>(c, x)...};
       using S = typename replicate<M, value_type_t<X>>::type;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <climits>
 #include <boost/pfr/core.hpp>
 #include <boost/pfr/tuple_size.hpp>
 #include <cstddef>
@@ -34,6 +35,88 @@ inline constexpr bool is_std_array_v<std::array<T, N>> = true;
 template <class T>
 concept plain_aggregate = std::is_class_v<T> && std::is_aggregate_v<T> && !tff_type<T> &&
                           !is_field_v<T> && !is_std_array_v<T> && !reflected_elsewhere<T>;
+
+// ---------------------------------------------------------------------------------------------
+// The number of initializer slots of T (its members; a C array member takes one slot per element,
+// through brace elision), what boost::pfr::tuple_size_v<T> gives. PFR finds it by bisection
+// between 0 and sizeof(T) * CHAR_BIT, one aggregate initialization with up to that many
+// initializers per step: a struct with a std::array<std::array<float, 10>, 784> member has
+// sizeof 31,400 bytes, so PFR's first probes are initializations with 125,601 and 62,801
+// initializers, and its count costs seconds and hundreds of MiB per struct type (and would not
+// finish for float32[1000,1000]). The count only depends on the members: grow n = 1, 2, 4, ...
+// while T{probe x n} is valid, then bisect between the last valid and the first invalid n; every
+// probe has at most twice as many initializers as T has slots.
+//
+// This needs T{probe x n} valid for every n up to the count, which holds when T{} is valid (every
+// member can be initialized from `{}`); otherwise (a member without a default constructor, a
+// reference member) PFR's own count runs.
+
+// Converts to anything: an lvalue for copyable aggregates, a prvalue for move-only ones (as PFR's
+// count does).
+struct any_probe {
+  template <class X>
+  operator X&() const noexcept;  // declared only: used in unevaluated operands
+};
+struct any_rvalue_probe {
+  template <class X>
+  operator X() const&& noexcept;
+};
+template <class T, std::size_t>
+using count_probe_at =
+    std::conditional_t<std::is_copy_constructible_v<T>, any_probe, any_rvalue_probe>;
+
+template <class T, std::size_t... I>
+constexpr bool initializable_with(std::index_sequence<I...>) {
+  return requires { T{count_probe_at<T, I>{}...}; };
+}
+template <class T, std::size_t N>
+inline constexpr bool initializable_with_n = initializable_with<T>(std::make_index_sequence<N>{});
+
+// T{probe x Low} is valid, T{probe x High} is not: the largest valid n.
+template <class T, std::size_t Low, std::size_t High>
+constexpr std::size_t bisect_slot_count() {
+  if constexpr (High - Low == 1) {
+    return Low;
+  } else {
+    constexpr std::size_t middle = Low + (High - Low) / 2;
+    if constexpr (initializable_with_n<T, middle>)
+      return bisect_slot_count<T, middle, High>();
+    else
+      return bisect_slot_count<T, Low, middle>();
+  }
+}
+
+// T{probe x N/2} is valid (N = 1: nothing tested yet). Stops at sizeof(T) * CHAR_BIT + 1 (PFR's
+// bound: a slot per bit, bit-fields included) whatever T does.
+template <class T, std::size_t N>
+constexpr std::size_t grow_slot_count() {
+  if constexpr (N > sizeof(T) * CHAR_BIT + 1)
+    return boost::pfr::tuple_size_v<T>;  // not an aggregate PFR can count; let it say so
+  else if constexpr (initializable_with_n<T, N>)
+    return grow_slot_count<T, N * 2>();
+  else
+    return bisect_slot_count<T, N / 2, N>();
+}
+
+template <class T>
+constexpr std::size_t count_slots() {
+  if constexpr (requires { T{}; })
+    return grow_slot_count<T, 1>();
+  else
+    return boost::pfr::tuple_size_v<T>;
+}
+
+template <class T>
+inline constexpr std::size_t slot_count = count_slots<T>();
+
+// Member I of an aggregate object (PFR's structured binding for T's count), and its type.
+template <std::size_t I, class T>
+constexpr auto& member_ref(T& object) noexcept {
+  return boost::pfr::detail::sequence_tuple::get<I>(
+      boost::pfr::detail::tie_as_tuple(object, boost::pfr::detail::size_t_<slot_count<std::remove_cv_t<T>>>{}));
+}
+template <class T, std::size_t I>
+using member_type_t = std::remove_reference_t<decltype(member_ref<I>(std::declval<T&>()))>;
 
 // ---------------------------------------------------------------------------------------------
 // Member names. The address of member I of an object is a constant expression that the
@@ -70,7 +153,7 @@ consteval std::string_view pretty_member() {
 
 template <class T, std::size_t I>
 consteval std::string_view pretty_member_of() {
-  return pretty_member<member_address{&boost::pfr::get<I>(fake_object<T>.value)}>();
+  return pretty_member<member_address{&member_ref<I>(fake_object<T>.value)}>();
 }
 
 // Whether the member addresses are constant expressions: not with a reference or bit-field member.
@@ -79,7 +162,7 @@ struct address_tag {};
 
 template <class T>
 concept has_constant_member_addresses = requires {
-  typename address_tag<member_address{&boost::pfr::get<0>(fake_object<T>.value)}>;
+  typename address_tag<member_address{&member_ref<0>(fake_object<T>.value)}>;
 };
 #ifdef __clang__
 #pragma clang diagnostic pop
@@ -199,11 +282,7 @@ struct base_probe {
 template <class T>
 concept aggregate_with_base = requires { T{base_probe<T>{}}; };
 
-// Converts to anything (PFR's count works the same way).
-struct any_probe {
-  template <class X>
-  operator X&() const noexcept;
-};
+// any_probe (above) converts to anything (PFR's count works the same way).
 template <std::size_t>
 using any_probe_at = any_probe;
 
@@ -293,13 +372,13 @@ inline constexpr std::string_view counted_member_name_v = counted_member_name<T,
 
 
 template <class T>
-using indices_of = std::make_index_sequence<boost::pfr::tuple_size_v<T>>;
+using indices_of = std::make_index_sequence<slot_count<T>>;
 
 // A reference member makes every member address non-constant (PFR's tie reads the reference), a
 // bit-field has no address: then no name can be read. Report that, not a failed template argument.
 template <class T>
 consteval bool member_addresses_are_constant() {
-  if constexpr (boost::pfr::tuple_size_v<T> == 0)
+  if constexpr (slot_count<T> == 0)
     return true;
   else
     return has_constant_member_addresses<T>;
@@ -346,7 +425,7 @@ constexpr bool check_aggregate_shape() {
                   "members of one class only); declare the base's members in the struct itself, "
                   "or specialize ctff::tff_type_of for it");
     return false;
-  } else if constexpr (constexpr std::size_t e = boost::pfr::tuple_size_v<T>,
+  } else if constexpr (constexpr std::size_t e = slot_count<T>,
                        i = c_array_member_index<T, e>(std::make_index_sequence<e>{});
                        i != e) {
     find_c_array_member<T, e, i>();
@@ -365,7 +444,7 @@ struct aggregate_members;
 template <class T, std::size_t... I>
 struct aggregate_members<T, std::index_sequence<I...>> {
   using type = struct_t<
-      typename member_field<T, member_name_v<T, I>, boost::pfr::tuple_element_t<I, T>>::type...>;
+      typename member_field<T, member_name_v<T, I>, member_type_t<T, I>>::type...>;
 };
 
 template <class T, bool Valid = check_aggregate_shape<T>()>

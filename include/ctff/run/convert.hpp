@@ -11,8 +11,6 @@
 #pragma once
 
 #include <array>
-#include <boost/pfr/core.hpp>
-#include <boost/pfr/tuple_size.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -75,7 +73,8 @@ template <class U>
 concept tuple_like = !is_array_v<U> && requires { std::tuple_size<U>::value; };
 template <class U> using range_elem_t = std::ranges::range_value_t<const U>;
 
-template <class U, std::size_t I> using pfr_elem_t = boost::pfr::tuple_element_t<I, U>;
+// An aggregate member's type (reflect/aggregate.hpp: counted without Boost.PFR's count).
+template <class U, std::size_t I> using pfr_elem_t = member_type_t<U, I>;
 
 // Whether the C++ type U converts to the TFF type T (and back).
 template <class T, class U>
@@ -133,7 +132,7 @@ consteval bool accepts() {
       if constexpr (std::tuple_size_v<U> != n) return false;
       else return accepts_tuple<T, U>(std::make_index_sequence<n>{});
     } else if constexpr (plain_aggregate<U>) {
-      if constexpr (boost::pfr::tuple_size_v<U> != n) return false;
+      if constexpr (slot_count<U> != n) return false;
       else return accepts_aggregate<T, U>(std::make_index_sequence<n>{});
     } else {
       return false;
@@ -229,7 +228,7 @@ dynamic_value struct_to_value(const U& x, const std::string& path, std::index_se
   if constexpr (tuple_like<U>) {
     (e.push_back(to_value<typename S::template type<I>>(std::get<I>(x), at(I))), ...);
   } else {
-    (e.push_back(to_value<typename S::template type<I>>(boost::pfr::get<I>(x), at(I))), ...);
+    (e.push_back(to_value<typename S::template type<I>>(member_ref<I>(x), at(I))), ...);
   }
   std::vector<std::string> names;
   if (((!S::names[I].empty()) || ...)) names = {std::string(S::names[I])...};
@@ -333,7 +332,7 @@ U struct_from_value(const dynamic_value& v, const std::string& path, std::index_
         e[I], path + "[" + std::to_string(I) + "]")...);
   } else {
     U out{};
-    ((boost::pfr::get<I>(out) = from_value<pfr_elem_t<U, I>, typename S::template type<I>>(
+    ((member_ref<I>(out) = from_value<pfr_elem_t<U, I>, typename S::template type<I>>(
           e[I], path + "[" + std::to_string(I) + "]")),
      ...);
     return out;

@@ -113,9 +113,11 @@ constexpr auto finish_opaque(const C& core) {
 template <class C>
 constexpr std::uint32_t embed_opaque(trace_ctx& c, const C& x) {
   embed e{};
-  own_bytes(c, e, [&](byte_sink& s) { opaque_access::write(x, s); });
+  // `&x = x`, not `&`: clang 22's bytecode interpreter cannot read a reference parameter captured
+  // by reference when it refers to a global (the computation), see refs.hpp.
+  own_bytes(c, e, [&x = x](byte_sink& s) { opaque_access::write(x, s); });
   own_text(
-      c, [&](text_sink& t) { t.put(x.compact()); }, false, e.compact_off, e.compact_len);
+      c, [&x = x](text_sink& t) { t.put(x.compact()); }, false, e.compact_off, e.compact_len);
   e.formatted_off = e.compact_off;
   e.formatted_len = e.compact_len;
   own_structural(c, e, x.structural());

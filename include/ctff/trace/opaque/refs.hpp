@@ -144,10 +144,13 @@ constexpr auto struct_binding(const binding<Xla, N, S>&... elements) {
   b.entries[0] =
       binding_entry{binding_kind::struct_, static_cast<std::uint32_t>(sizeof...(N)), {}, 0};
   [[maybe_unused]] std::size_t at = 1;
+  // Each element passed to the lambda, not captured: clang 22's bytecode interpreter cannot read
+  // a captured reference parameter that refers to a global ("function parameter with unknown
+  // value").
   (
-      [&] {
-        for (const auto& e : elements.entries) b.entries[at++] = e;
-      }(),
+      [&](const auto& element) {
+        for (const auto& e : element.entries) b.entries[at++] = e;
+      }(elements),
       ...);
   return b;
 }
