@@ -120,7 +120,8 @@ constexpr bool any_inline(const trace_ctx& c, std::uint32_t id, const Hit& hit) 
 // Whether the inline tree under `id` refers to the bound call `target`.
 CTFF_DEFER
 constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
-  return any_inline(c, id, [&](std::uint32_t k) {
+  // (`&c = c`: clang 22's bytecode interpreter cannot read a reference parameter captured by `&`.)
+  return any_inline(c, id, [&c = c, target](std::uint32_t k) {
     return c.nodes[k].kind == node_kind::symbol_ref && c.nodes[k].a == target;
   });
 }
