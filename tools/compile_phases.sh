@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the compile time of a compile-time trace goes (docs/performance.md, "Where the time goes").
+# Where the compile time of a compile-time trace goes (docs/performance-history.md, "Where the time goes").
 #
 #   bash tools/compile_phases.sh [N]        # default N = 1024
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the compilers' constant evaluators charge for the two things every compile-time output of
 # ctff must do at least once per character: be stored, and be held as a constant char array
-# (docs/performance.md, "Round 9"). No ctff code is involved: these are floors under any design
+# (docs/performance-history.md, "Round 9"). No ctff code is involved: these are floors under any design
 # that keeps bytes(), compact(), formatted() and structural() as constant char arrays.
 #
 #   bash tools/constexpr_costs.sh [CHARS]
