@@ -49,10 +49,10 @@ class bytes_ref {
   constexpr bytes_ref() = default;
   constexpr bytes_ref(empty_any_t) : empty_any_(true) {}
   template <std::size_t N>
-  constexpr bytes_ref(const char (&s)[N]) : c_(s), n_(N - 1) {}
+  constexpr bytes_ref(const char (&s)[N]) : c_(s), n_(N - 1), chars_(true) {}
   template <std::size_t N>
   constexpr bytes_ref(const unsigned char (&s)[N]) : u_(s), n_(N) {}
-  constexpr bytes_ref(std::string_view s) : c_(s.data()), n_(s.size()) {}
+  constexpr bytes_ref(std::string_view s) : c_(s.data()), n_(s.size()), chars_(true) {}
   constexpr bytes_ref(byte_view b) : u_(b.data()), n_(b.size()) {}
 
   constexpr std::size_t size() const { return n_; }
@@ -60,13 +60,13 @@ class bytes_ref {
   // Made from ctff::empty_any: the enclosing Any has neither type_url nor value.
   constexpr bool is_empty_any() const { return empty_any_; }
   constexpr unsigned char operator[](std::size_t i) const {
-    return c_ ? static_cast<unsigned char>(c_[i]) : u_[i];
+    return chars_ ? static_cast<unsigned char>(c_[i]) : u_[i];
   }
 
  private:
   friend struct detail::opaque_access;
   constexpr void write(detail::byte_sink& s) const {
-    if (c_) {
+    if (chars_) {
       s.chars(std::string_view(c_, n_));
     } else {
       s.bytes(u_, n_);
@@ -76,6 +76,9 @@ class bytes_ref {
   const unsigned char* u_ = nullptr;
   std::size_t n_ = 0;
   bool empty_any_ = false;
+  // (A flag, not a null test on c_: g++'s -fsanitize=undefined makes comparing a static array's
+  // address with null non-constant.)
+  bool chars_ = false;
 };
 
 // A name an opaque computation refers to (not copied): a string literal, std::string_view, or an
