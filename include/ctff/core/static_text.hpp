@@ -1,6 +1,6 @@
 // Storage with static duration for text and bytes computed during constant evaluation. A writer is
-// an empty class type; it runs once to count and once to write, so no allocation outlives the
-// constant evaluation that made it.
+// an empty class type; it runs once to count and once to write (or once, into storage of a known
+// upper bound), so no allocation outlives the constant evaluation that made it.
 #pragma once
 
 #include <array>
@@ -31,19 +31,20 @@ constexpr std::string_view static_text() {
   return {text_v<W>.data(), text_size_v<W>};
 }
 
-template <class W>
-inline constexpr std::size_t bytes_size_v = [] {
-  byte_sink s{};
-  W{}(s);
-  return s.n;
-}();
+// Bytes with a known upper bound on their size: written and measured in one constant evaluation.
+template <std::size_t Capacity>
+struct bounded_bytes {
+  std::array<unsigned char, Capacity + 1> a{};
+  std::size_t n = 0;
+};
 
-template <class W>
+template <class W, std::size_t Capacity>
 inline constexpr auto bytes_v = [] {
-  std::array<unsigned char, bytes_size_v<W> + 1> a{};
-  byte_sink s{a.data()};
+  bounded_bytes<Capacity> r{};
+  byte_sink s{r.a.data()};
   W{}(s);
-  return a;
+  r.n = s.n;
+  return r;
 }();
 
 }  // namespace ctff::detail

@@ -163,16 +163,27 @@ namespace detail {
 // (types/report.hpp), so that one mistake gives one diagnostic.
 using poison_t = abstract_t<"ctff_invalid">;
 
-template <class T> inline constexpr bool has_poison_v = std::is_same_v<T, poison_t>;
-template <fixed_string N, class T>
-inline constexpr bool has_poison_v<field<N, T>> = has_poison_v<T>;
-template <class... E>
-inline constexpr bool has_poison_v<struct_t<E...>> = (has_poison_v<E> || ...);
-template <class T> inline constexpr bool has_poison_v<sequence_t<T>> = has_poison_v<T>;
-template <class P, class R>
-inline constexpr bool has_poison_v<function_t<P, R>> = has_poison_v<P> || has_poison_v<R>;
-template <class T, placement_kind P, bool A>
-inline constexpr bool has_poison_v<federated_t<T, P, A>> = has_poison_v<T>;
+// Whether some node of a static type satisfies P (a trait on one node): a template recursion, so
+// each nested type is looked at once per P, however many types contain it.
+template <template <class> class P, class T> inline constexpr bool any_node_v = P<T>::value;
+template <template <class> class P, fixed_string N, class T>
+inline constexpr bool any_node_v<P, field<N, T>> = any_node_v<P, T>;
+template <template <class> class P, class... E>
+inline constexpr bool any_node_v<P, struct_t<E...>> = (any_node_v<P, E> || ...);
+template <template <class> class P, class T>
+inline constexpr bool any_node_v<P, sequence_t<T>> = any_node_v<P, T>;
+template <template <class> class P, class Q, class R>
+inline constexpr bool any_node_v<P, function_t<Q, R>> = any_node_v<P, Q> || any_node_v<P, R>;
+template <template <class> class P, class T, placement_kind K, bool A>
+inline constexpr bool any_node_v<P, federated_t<T, K, A>> = any_node_v<P, T>;
+
+template <class T> struct is_poison : std::is_same<T, poison_t> {};
+template <class T> struct is_abstract : std::false_type {};
+template <fixed_string L> struct is_abstract<abstract_t<L>> : std::true_type {};
+
+template <class T> inline constexpr bool has_poison_v = any_node_v<is_poison, T>;
+// Whether a type has a type variable (abstract types never reach the wire).
+template <class T> inline constexpr bool has_abstract_v = any_node_v<is_abstract, T>;
 
 template <dtype D, std::int64_t... N> inline constexpr bool is_tff_type_v<tensor<D, N...>> = true;
 template <class... E> inline constexpr bool is_tff_type_v<struct_t<E...>> = true;

@@ -29,11 +29,6 @@ struct type_wire_writer {
   }
 };
 
-template <class T>
-constexpr bool has_abstract_type() {
-  return has_abstract(describe<T>());
-}
-
 }  // namespace detail
 
 // `{int32}@CLIENTS`, `<a=int32,float32>`, `( -> int32)`, ...
@@ -55,10 +50,10 @@ template <class T>
 constexpr byte_view type_bytes() {
   using U = tff_t<T>;
   static_assert(detail::is_complete_v<U>);
-  static_assert(!detail::has_abstract_type<U>() || detail::has_poison_v<U>,  // poison: reported
+  static_assert(!detail::has_abstract_v<U> || detail::has_poison_v<U>,  // poison: reported
                 "ctff: abstract types never reach the wire");
-  using W = detail::type_wire_writer<U>;
-  return byte_view(detail::bytes_v<W>.data(), detail::bytes_size_v<W>);
+  constexpr auto& b = detail::bytes_v<detail::type_wire_writer<U>, detail::wire_bound_v<U>>;
+  return byte_view(b.a.data(), b.n);
 }
 
 }  // namespace ctff

@@ -59,6 +59,29 @@ constexpr std::size_t placement_spec_size(placement_kind p) {
   return field_size(2, placement_size(p));
 }
 
+// An upper bound on the size of a static type's Type message, so that one constant evaluation both
+// writes it and measures it (type_bytes). Every field header is counted as 6 bytes (a tag below
+// field 16 and a length below 2^35) and every dimension as 10, so no type can exceed it; a wrong
+// bound cannot go unnoticed either, as writing past the array is not a constant expression.
+inline constexpr std::size_t wire_header_bound = 6;
+template <class T> inline constexpr std::size_t wire_bound_v = wire_header_bound;  // placement
+template <dtype D, std::int64_t... N>
+inline constexpr std::size_t wire_bound_v<tensor<D, N...>> = 3 * wire_header_bound + 4 + 10 * sizeof...(N);
+template <class... E>
+inline constexpr std::size_t wire_bound_v<struct_t<E...>> =
+    wire_header_bound +
+    ((3 * wire_header_bound + elem<E>::name.size() + wire_bound_v<typename elem<E>::type>) + ... + 0);
+template <class T>
+inline constexpr std::size_t wire_bound_v<sequence_t<T>> = 2 * wire_header_bound + wire_bound_v<T>;
+template <class P, class R>
+inline constexpr std::size_t wire_bound_v<function_t<P, R>> =
+    3 * wire_header_bound + wire_bound_v<P> + wire_bound_v<R>;
+template <class T, placement_kind P, bool A>
+inline constexpr std::size_t wire_bound_v<federated_t<T, P, A>> =
+    5 * wire_header_bound + placement_uri(P).size() + 2 + wire_bound_v<T>;
+template <fixed_string L>
+inline constexpr std::size_t wire_bound_v<abstract_t<L>> = 2 * wire_header_bound + L.size();
+
 // Writes Type messages. The payload size of every node's message is computed once, bottom-up,
 // and kept: recomputing a child's size at each enclosing level (twice per level) made the work
 // exponential in the nesting depth.
@@ -197,13 +220,6 @@ CTFF_DEFER
 constexpr std::size_t type_size(const type_desc& d, std::uint32_t i) {
   type_writer w(d);
   return w.size(i);
-}
-
-CTFF_DEFER
-constexpr bool has_abstract(const type_desc& d) {
-  for (const auto& n : d.nodes)
-    if (n.kind == type_kind::abstract) return true;
-  return false;
 }
 
 }  // namespace ctff::detail
