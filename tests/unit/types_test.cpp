@@ -235,6 +235,29 @@ TEST_CASE("type_desc layout", "[types][desc]") {
   STATIC_REQUIRE(d);
 }
 
+// describe<T>() reserves what detail::desc_sizes_v<T> counts; a count that is off only costs
+// speed, so it is checked here, and so is detail::wire_bound_v<T>, the capacity of type_bytes<T>().
+template <class T>
+constexpr bool sizes_exact() {
+  auto d = ctff::describe<T>();
+  constexpr auto n = ctff::detail::desc_sizes_v<T>;
+  return d.nodes.size() == n.nodes && d.kids.size() == n.kids && d.dims.size() == n.dims &&
+         d.chars.size() == n.chars && ctff::type_bytes<T>().size() <= ctff::detail::wire_bound_v<T>;
+}
+
+TEST_CASE("type_desc sizes and the Type bytes' bound", "[types][desc]") {
+  STATIC_REQUIRE(sizes_exact<ctff::tff_t<int>>());
+  STATIC_REQUIRE(sizes_exact<placement_t>());
+  STATIC_REQUIRE(sizes_exact<tensor<dtype::int64, unknown_dim, 3, unknown_dim>>());
+  STATIC_REQUIRE(sizes_exact<tensor<dtype::float32, unknown_rank>>());
+  STATIC_REQUIRE(sizes_exact<ctff::tff_t<struct_<field<"alpha", int>, float, field<"b", sequence<int>>>>>());
+  STATIC_REQUIRE(sizes_exact<ctff::tff_t<function<void, at_server<int>>>>());
+  STATIC_REQUIRE(sizes_exact<ctff::tff_t<
+                     function<struct_<field<"x", at_clients<float, all_equal>>, placement_t>,
+                              struct_<>>>>());
+  STATIC_REQUIRE(ctff::detail::desc_sizes_v<abstract_t<"T">>.chars == 1);
+}
+
 TEST_CASE("assignability: tensors", "[types][relations]") {
   using f32_2_4 = tensor<dtype::float32, 2, 4>;
   using f32_q_4 = tensor<dtype::float32, unknown_dim, 4>;

@@ -3,6 +3,7 @@
 // at run time. Nodes live in flat vectors (no recursion through pointers, no ownership graph).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -186,12 +187,45 @@ struct desc_builder<abstract_t<L>> {
   }
 };
 
+// How many entries describe<T>() puts in each vector of a type_desc, so that it reserves them
+// once: growing a vector during constant evaluation copies it, which the evaluators charge most.
+struct desc_sizes {
+  std::size_t nodes = 1, kids = 0, dims = 0, chars = 0;
+  constexpr desc_sizes operator+(const desc_sizes& o) const {
+    return {nodes + o.nodes, kids + o.kids, dims + o.dims, chars + o.chars};
+  }
+};
+template <class T> inline constexpr desc_sizes desc_sizes_v{};  // placement
+template <dtype D, std::int64_t... N>
+inline constexpr desc_sizes desc_sizes_v<tensor<D, N...>>{
+    1, 0, sizeof...(N) == 1 && ((N == unknown_rank) && ...) ? 0 : sizeof...(N), 0};
+template <class... E>
+inline constexpr desc_sizes desc_sizes_v<struct_t<E...>> =
+    (desc_sizes{1, sizeof...(E), 0, 0} + ... +
+     (desc_sizes_v<typename elem<E>::type> + desc_sizes{0, 0, 0, elem<E>::name.size()}));
+template <class T>
+inline constexpr desc_sizes desc_sizes_v<sequence_t<T>> = desc_sizes{1, 1, 0, 0} + desc_sizes_v<T>;
+template <class R>
+inline constexpr desc_sizes desc_sizes_v<function_t<void, R>> = desc_sizes{1, 1, 0, 0} + desc_sizes_v<R>;
+template <class P, class R>
+inline constexpr desc_sizes desc_sizes_v<function_t<P, R>> =
+    desc_sizes{1, 2, 0, 0} + desc_sizes_v<P> + desc_sizes_v<R>;
+template <class T, placement_kind P, bool A>
+inline constexpr desc_sizes desc_sizes_v<federated_t<T, P, A>> = desc_sizes{1, 1, 0, 0} + desc_sizes_v<T>;
+template <fixed_string L>
+inline constexpr desc_sizes desc_sizes_v<abstract_t<L>>{1, 0, 0, L.size()};
+
 }  // namespace detail
 
 // The description of a static type (usable in constant evaluation).
 template <tff_type T>
 constexpr type_desc describe() {
   type_desc d;
+  constexpr detail::desc_sizes n = detail::desc_sizes_v<T>;
+  d.nodes.reserve(n.nodes);
+  d.kids.reserve(n.kids);
+  d.dims.reserve(n.dims);
+  d.chars.reserve(n.chars);
   d.root = detail::add_type<T>(d);
   return d;
 }
