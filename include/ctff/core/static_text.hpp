@@ -1,6 +1,6 @@
 // Storage with static duration for text and bytes computed during constant evaluation. A writer is
-// an empty class type; it runs once to count and once to write (or once, into storage of a known
-// upper bound), so no allocation outlives the constant evaluation that made it.
+// an empty class type; it runs once to count and once to write (or once, back to front into storage
+// of a known upper bound), so no allocation outlives the constant evaluation that made it.
 #pragma once
 
 #include <array>
@@ -31,19 +31,21 @@ constexpr std::string_view static_text() {
   return {text_v<W>.data(), text_size_v<W>};
 }
 
-// Bytes with a known upper bound on their size: written and measured in one constant evaluation.
+// Bytes written back to front (back_sink) into storage of a known upper bound on their size, so
+// one constant evaluation writes and measures them; they end where the storage ends.
 template <std::size_t Capacity>
 struct bounded_bytes {
-  std::array<unsigned char, Capacity + 1> a{};
+  std::array<unsigned char, Capacity> a{};
   std::size_t n = 0;
+  constexpr const unsigned char* data() const { return a.data() + (Capacity - n); }
 };
 
 template <class W, std::size_t Capacity>
 inline constexpr auto bytes_v = [] {
   bounded_bytes<Capacity> r{};
-  byte_sink s{r.a.data()};
+  back_sink s{r.a.data() + Capacity};
   W{}(s);
-  r.n = s.n;
+  r.n = static_cast<std::size_t>(-s.pos);
   return r;
 }();
 

@@ -36,7 +36,7 @@ constexpr std::uint32_t block_field(block_kind k) {
 
 class tree_writer {
  public:
-  explicit tree_writer(const computation_tree& t) : t_(t), types_(t.types) {}
+  explicit tree_writer(const computation_tree& t) : t_(t) {}
 
   std::size_t size(std::uint32_t i) {
     back_sink s{};
@@ -116,17 +116,10 @@ class tree_writer {
         break;
     }
     s.close(block_field(n.kind), end);
-    if (n.type != no_index) {
-      const auto e = s.pos;
-      const std::size_t k = types_.size(n.type);
-      byte_sink b{s.reserve(k)};
-      types_.write(n.type, b);
-      s.close(1, e);
-    }
+    if (n.type != no_index) write_nested_type(t_.types, n.type, 1, s);
   }
 
   const computation_tree& t_;
-  type_writer types_;
 };
 
 }  // namespace detail

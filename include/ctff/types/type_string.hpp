@@ -23,7 +23,7 @@ struct type_text_writer {
 
 template <class T>
 struct type_wire_writer {
-  constexpr void operator()(byte_sink& s) const {
+  constexpr void operator()(back_sink& s) const {
     auto d = describe<T>();
     write_type(d, d.root, s);
   }
@@ -53,7 +53,7 @@ constexpr byte_view type_bytes() {
   static_assert(!detail::has_abstract_v<U> || detail::has_poison_v<U>,  // poison: reported
                 "ctff: abstract types never reach the wire");
   constexpr auto& b = detail::bytes_v<detail::type_wire_writer<U>, detail::wire_bound_v<U>>;
-  return byte_view(b.a.data(), b.n);
+  return byte_view(b.data(), b.n);
 }
 
 }  // namespace ctff
