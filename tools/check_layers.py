@@ -45,8 +45,9 @@ LAYERS = {
     "trace":       (("core", "types", "reflect", "ast", "numpy"), ()),
     "intrinsics":  (("core", "types", "trace"),                  ()),
     "read":        (("core", "types", "ast", "numpy"),           ()),
+    "import":      (("core", "types", "trace", "read"),          ()),
     "run":         (("core", "types", "reflect", "read"),        ("boost/pfr/", "nlohmann/")),
-    "proto":       (("core", "types", "read"),                   ("google/protobuf/", "federated_language/")),
+    "proto":       (("core", "types", "read", "import"),         ("google/protobuf/", "federated_language/")),
     # umbrella headers
     "ctff.hpp":    (("types", "reflect", "trace", "intrinsics"), ()),
     "read.hpp":    (("read",),                                   ()),
@@ -62,11 +63,6 @@ KNOWN_INCLUDES = [
      "(issue 25 part 3)"),
     ("ast/structural_text.hpp", "numpy/literal_print.hpp",
      "the structural drawing's literal labels, same cause as ast/print.hpp"),
-    ("read/import.hpp", "trace/call.hpp",
-     "from_proto bridges read and trace (a read tree made a traceable computation); it belongs "
-     "in a layer above both, not in read/"),
-    ("read/import.hpp", "trace/embed.hpp",
-     "from_proto embeds the imported bytes and texts into the using trace, same cause"),
 ]
 
 # Include cycles between headers today, each (header, header, why). Reported on every run.

@@ -1,6 +1,6 @@
 // Reading any federated_language.Computation: wire bytes -> ctff::computation_tree, printed,
 // written back and checked (no protobuf needed). ctff::from_proto, a computation read from bytes
-// and used inside traces, is ctff/read/import.hpp (no protobuf; it includes the tracer), and
+// and used inside traces, is ctff/import/from_proto.hpp (no protobuf; it includes the tracer), and
 // ctff/proto.hpp with the protobuf message overload.
 #pragma once
 

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include <ctff/ctff.hpp>
-#include <ctff/read/import.hpp>
+#include <ctff/import/from_proto.hpp>
 
 int main() {
   const std::string_view bytes;

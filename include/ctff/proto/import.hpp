@@ -1,11 +1,11 @@
 // ctff::from_proto<ctff::function<P, R>>(const federated_language::Computation&): a computation
-// made elsewhere, checked and usable inside traces (see ctff/read/import.hpp, which also takes
+// made elsewhere, checked and usable inside traces (see ctff/import/from_proto.hpp, which also takes
 // the serialized bytes).
 #pragma once
 
 #include <federated_language/proto/computation.pb.h>
 
-#include "ctff/read/import.hpp"
+#include "ctff/import/from_proto.hpp"
 
 namespace ctff {
 
