@@ -1,7 +1,7 @@
 // Building blocks as constexpr data: one node per building block, kept in a graph's pools
 // (ast/graph.hpp) and naming its operands by index; children are always recorded before their
-// parents. A node also carries the tracer's binding-order bookkeeping (the fields after
-// `type_size`).
+// parents. (The tracer's binding-order bookkeeping is a pool of its own, `node_order`
+// (trace/context.hpp).)
 #pragma once
 
 #include <cstdint>
@@ -33,11 +33,6 @@ struct node {
   std::string_view text{};
   const unsigned char* type = nullptr;  // wire bytes of the node's Type (static storage)
   std::uint32_t type_size = 0;
-  // Bookkeeping for binding order (trace/binding_order.hpp, restore_order):
-  std::uint32_t live = 0;        // value handles naming this node (a bound call: its Reference)
-  std::uint32_t seq = no_node;   // a bound call: its binding number, in creation order
-  std::uint32_t user = no_node;  // a bound call: seq of the first bound call whose operands use it
-  std::uint32_t held = 0, died = 0;  // trace events: the last new handle, the last handle gone
 };
 
 struct struct_elem {

@@ -83,16 +83,16 @@ constexpr trace_ctx* unify(scratch<operand>& ops, trace_ctx* target = nullptr,
 // Whether a handle names node n, or named it until after the traced function's result was made
 // (alive_after: a local of the traced function's body, which dies before its result is read).
 CTFF_DEFER
-constexpr bool alive(const trace_ctx& c, const node& n) {
+constexpr bool alive(const trace_ctx& c, const node_order& n) {
   return n.live != 0 || (c.alive_after != 0 && n.died > c.alive_after);
 }
 
 CTFF_DEFER
 constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t to) {
   for (std::uint32_t k = from + 1; k < to; ++k) {
-    const node& n = c.nodes[k];
-    if (alive(c, n) && n.seq == no_node &&
-        (n.kind == node_kind::struct_ || n.kind == node_kind::selection || n.kind == node_kind::call))
+    const node_kind kind = c.nodes[k].kind;
+    if (alive(c, c.order[k]) && c.order[k].seq == no_node &&
+        (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call))
       return true;
   }
   return false;
@@ -108,7 +108,7 @@ constexpr bool any_inline(const trace_ctx& c, std::uint32_t id, const Hit& hit) 
   switch (n.kind) {
     case node_kind::selection: case node_kind::lambda: return any_inline(c, n.a, hit);
     case node_kind::call:
-      return n.seq == no_node && (any_inline(c, n.a, hit) || any_inline(c, n.b, hit));
+      return c.order[id].seq == no_node && (any_inline(c, n.a, hit) || any_inline(c, n.b, hit));
     case node_kind::struct_:
       for (std::uint32_t k = 0; k != n.b; ++k)
         if (any_inline(c, c.elems[n.a + k].value, hit)) return true;
@@ -161,7 +161,7 @@ constexpr std::uint32_t extend_window(const trace_ctx& c, std::uint32_t first, s
                                       const operand* self = nullptr) {
   for (std::uint32_t k = first; k > floor; --k) {  // [k, first): unused results, not yet taken
     const std::uint32_t call = c.bindings[k - 1];
-    const node& n = c.nodes[call];
+    const node_order& n = c.order[call];
     if (alive(c, n)) break;
     // (A user inside [k, first) is an unused result's: taken with it or not at all.)
     if (n.user != no_node && (n.user < k || n.user >= last)) break;
@@ -188,7 +188,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
   std::uint32_t first = o.loc.first;
   for (std::uint32_t k = first; k > floor; --k) {  // [k, first): unused results, not yet taken
     const std::uint32_t call = c.bindings[k - 1];
-    const node& n = c.nodes[call];
+    const node_order& n = c.order[call];
     // (The operand itself, when it is the call's Reference, is a handle on the call.)
     const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
     const bool named = n.live > own || (n.live == 0 && alive(c, n));
@@ -196,10 +196,9 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     const bool held = n.user == no_node && refers_to(c, id, call);
     if (!held && n.user != no_node && (n.user < k || n.user >= first)) break;
     for (auto m = static_cast<std::uint32_t>(c.nodes.size()); --m > call;) {
-      const node& h = c.nodes[m];
-      if (alive(c, h) && h.seq == no_node &&
-          (h.kind == node_kind::struct_ || h.kind == node_kind::selection ||
-           h.kind == node_kind::call) &&
+      const node_kind kind = c.nodes[m].kind;
+      if (alive(c, c.order[m]) && c.order[m].seq == no_node &&
+          (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call) &&
           m != id && refers_to(c, m, call))
         return first;
     }
@@ -284,7 +283,7 @@ constexpr std::uint32_t restore_order(trace_ctx& c, scratch<operand>& ops,
   bool known = at == end;
   if (known && lo != 0) {
     const std::uint32_t call = c.bindings[lo - 1];
-    const node& before = c.nodes[call];
+    const node_order& before = c.order[call];
     // Named, used before, or held inline by a live struct or selection (a variable's): it
     // belongs to an earlier statement.
     known = alive(c, before) || (before.user != no_node && before.user < lo) ||

@@ -31,11 +31,11 @@ constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
   const node& n = c.nodes[id];
   switch (n.kind) {
     case node_kind::symbol_ref:
-      if (c.nodes[n.a].user == no_node) c.nodes[n.a].user = seq;
+      if (c.order[n.a].user == no_node) c.order[n.a].user = seq;
       return;
     case node_kind::selection: case node_kind::lambda: note_uses(c, n.a, seq); return;
     case node_kind::call:
-      if (n.seq == no_node) {
+      if (c.order[id].seq == no_node) {
         note_uses(c, n.a, seq);
         note_uses(c, n.b, seq);
       }
@@ -55,10 +55,11 @@ constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg,
   call.kind = node_kind::call;
   call.a = fn;
   call.b = arg;
-  call.seq = static_cast<std::uint32_t>(c.bindings.size());
+  const auto seq = static_cast<std::uint32_t>(c.bindings.size());
   auto id = c.add_typed<R>(call);
-  note_uses(c, fn, call.seq);
-  note_uses(c, arg, call.seq);
+  c.order[id].seq = seq;
+  note_uses(c, fn, seq);
+  note_uses(c, arg, seq);
   auto pos = c.bind(id);
   node ref{};
   ref.kind = node_kind::symbol_ref;

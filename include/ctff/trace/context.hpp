@@ -36,7 +36,17 @@ struct deferred_embed {
   constexpr virtual ~deferred_embed() = default;
 };
 
+// A node's binding-order bookkeeping (trace/binding_order.hpp, restore_order), in a pool of the
+// trace beside its nodes, so that the graph an output reads carries none of it.
+struct node_order {
+  std::uint32_t live = 0;        // value handles naming the node (a bound call: its Reference)
+  std::uint32_t seq = no_node;   // a bound call: its binding number, in creation order
+  std::uint32_t user = no_node;  // a bound call: seq of the first bound call whose operands use it
+  std::uint32_t held = 0, died = 0;  // trace events: the last new handle, the last handle gone
+};
+
 struct trace_ctx : graph {
+  scratch<node_order> order;  // one per node (add keeps them in step)
   trace_ctx* parent = nullptr;  // the enclosing trace: name clashes (`name_1`), kept failures
   // Where nested traces under this one log their names (floating only, while trace_floating in
   // trace/polymorphic.hpp traces into it); null otherwise.
@@ -61,6 +71,11 @@ struct trace_ctx : graph {
     for (auto* d : deferred) delete d;
   }
 
+  // (Hides graph::add: every node of a trace gets its bookkeeping.)
+  constexpr std::uint32_t add(const node& n) {
+    order.push_back({});
+    return graph::add(n);
+  }
   template <class T>
   constexpr std::uint32_t add_typed(node n) {
     auto tb = type_bytes<T>();
@@ -201,12 +216,12 @@ constexpr void track(const location& l, int delta) {
   if (!c) return;
   std::uint32_t id = l.id;
   for (; c->forward; c = c->forward) id += c->node_offset;
-  node* n = &c->nodes[id];
-  if (n->kind == node_kind::symbol_ref) n = &c->nodes[n->a];
-  n->live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
+  if (c->nodes[id].kind == node_kind::symbol_ref) id = c->nodes[id].a;
+  node_order& n = c->order[id];
+  n.live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
   ++c->events;
-  if (delta > 0) n->held = c->events;
-  if (n->live == 0) n->died = c->events;
+  if (delta > 0) n.held = c->events;
+  if (n.live == 0) n.died = c->events;
 }
 
 CTFF_DEFER
@@ -244,10 +259,13 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   if (from.named && !from.bindings.empty() && bo0 != 0)
     trace_fault_in(to, fault_kind::kept_constant_value, from.made);
   if (from.fault.kind != fault_kind::none) trace_fault_in(to, from.fault.kind, from.fault.made);
+  for (node_order o : from.order) {
+    if (o.seq != no_node) o.seq += bo0;
+    if (o.user != no_node) o.user += bo0;
+    o.held = o.died = 0;  // another context's events
+    to.order.push_back(o);
+  }
   for (node n : from.nodes) {
-    if (n.seq != no_node) n.seq += bo0;
-    if (n.user != no_node) n.user += bo0;
-    n.held = n.died = 0;  // another context's events
     switch (n.kind) {
       case node_kind::symbol_ref: case node_kind::lambda: case node_kind::block: n.a += no; break;
       case node_kind::selection: n.a += no; break;

@@ -12,6 +12,7 @@
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/node.hpp"
+#include "ctff/trace/context.hpp"
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/sink.hpp"
 
@@ -87,7 +88,7 @@ inline const embed* owned_copy_of(const graph& g, byte_view b) {
 
 // Records an `embedded` node for embeds[index].
 CTFF_DEFER
-constexpr std::uint32_t embedded_node(graph& g, std::uint32_t index) {
+constexpr std::uint32_t embedded_node(trace_ctx& g, std::uint32_t index) {
   node n{};
   n.kind = node_kind::embedded;
   n.a = index;

@@ -73,9 +73,9 @@ constexpr std::uint32_t made_at(trace_ctx& ctx, const R& result) {
   for (const auto& o : ops) {
     const location l = resolve(o.loc);
     if (l.ctx != &ctx) continue;
-    const node* n = &ctx.nodes[l.id];
-    if (n->kind == node_kind::symbol_ref) n = &ctx.nodes[n->a];
-    if (n->held > at) at = n->held;
+    const node& n = ctx.nodes[l.id];
+    const std::uint32_t held = ctx.order[n.kind == node_kind::symbol_ref ? n.a : l.id].held;
+    if (held > at) at = held;
   }
   return at;
 }
