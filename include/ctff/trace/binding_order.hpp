@@ -89,9 +89,11 @@ constexpr bool alive(const trace_ctx& c, const node_order& n) {
 
 CTFF_DEFER
 constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t to) {
+  const node* const nodes = c.nodes.data();  // (pointers: a call per element costs most)
+  const node_order* const order = c.order.data();
   for (std::uint32_t k = from + 1; k < to; ++k) {
-    const node_kind kind = c.nodes[k].kind;
-    if (alive(c, c.order[k]) && c.order[k].seq == no_node &&
+    const node_kind kind = nodes[k].kind;
+    if (alive(c, order[k]) && order[k].seq == no_node &&
         (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call))
       return true;
   }
@@ -195,9 +197,11 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     if (named || call > id) break;
     const bool held = n.user == no_node && refers_to(c, id, call);
     if (!held && n.user != no_node && (n.user < k || n.user >= first)) break;
+    const node* const nodes = c.nodes.data();
+    const node_order* const order = c.order.data();
     for (auto m = static_cast<std::uint32_t>(c.nodes.size()); --m > call;) {
-      const node_kind kind = c.nodes[m].kind;
-      if (alive(c, c.order[m]) && c.order[m].seq == no_node &&
+      const node_kind kind = nodes[m].kind;
+      if (alive(c, order[m]) && order[m].seq == no_node &&
           (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call) &&
           m != id && refers_to(c, m, call))
         return first;

@@ -37,13 +37,15 @@ struct deferred_embed {
 };
 
 // A node's binding-order bookkeeping (trace/binding_order.hpp, restore_order), in a pool of the
-// trace beside its nodes, so that the graph an output reads carries none of it.
+// trace beside its nodes, so that the graph an output reads carries none of it. (No default
+// member initializers: a trivial type grows its pool with one copy, see core/scratch.hpp.)
 struct node_order {
-  std::uint32_t live = 0;        // value handles naming the node (a bound call: its Reference)
-  std::uint32_t seq = no_node;   // a bound call: its binding number, in creation order
-  std::uint32_t user = no_node;  // a bound call: seq of the first bound call whose operands use it
-  std::uint32_t held = 0, died = 0;  // trace events: the last new handle, the last handle gone
+  std::uint32_t live;        // value handles naming the node (a bound call: its Reference)
+  std::uint32_t seq;         // a bound call: its binding number, in creation order; else no_node
+  std::uint32_t user;        // a bound call: seq of the first bound call whose operands use it
+  std::uint32_t held, died;  // trace events: the last new handle, the last handle gone
 };
+inline constexpr node_order new_node_order{0, no_node, no_node, 0, 0};
 
 struct trace_ctx : graph {
   scratch<node_order> order;  // one per node (add keeps them in step)
@@ -73,8 +75,9 @@ struct trace_ctx : graph {
 
   // (Hides graph::add: every node of a trace gets its bookkeeping.)
   constexpr std::uint32_t add(const node& n) {
-    order.push_back({});
-    return graph::add(n);
+    order.push_back(new_node_order);
+    nodes.push_back(n);  // (graph::add written out: a call costs the constant evaluators most)
+    return static_cast<std::uint32_t>(nodes.size() - 1);
   }
   template <class T>
   constexpr std::uint32_t add_typed(node n) {
@@ -216,8 +219,8 @@ constexpr void track(const location& l, int delta) {
   if (!c) return;
   std::uint32_t id = l.id;
   for (; c->forward; c = c->forward) id += c->node_offset;
-  if (c->nodes[id].kind == node_kind::symbol_ref) id = c->nodes[id].a;
-  node_order& n = c->order[id];
+  const node& nd = c->nodes[id];
+  node_order& n = c->order[nd.kind == node_kind::symbol_ref ? nd.a : id];
   n.live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
   ++c->events;
   if (delta > 0) n.held = c->events;
