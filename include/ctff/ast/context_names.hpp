@@ -31,6 +31,8 @@ class context_names {
   constexpr std::string_view symbol_prefix() const { return {buf_.data(), ctx_len_ + 11}; }
   // <ctx>_arg
   constexpr std::string_view arg() const { return {buf_.data() + ctx_len_ + 11, ctx_len_ + 4}; }
+  // fc_<ctx>_symbol_<ctx>_arg: symbol_prefix() then arg()
+  constexpr std::string_view all() const { return {buf_.data(), buf_.size()}; }
 
  private:
   static constexpr std::size_t fixed = 15;  // "fc_", "_symbol_", "_arg"

@@ -1,13 +1,14 @@
 // The Computation message of a finished trace, written straight to wire bytes back to front (as
 // upb does): a message's fields are written last to first, each payload before its length, so
 // every length is known when it is needed and no separate sizing pass over the nodes is required.
-// The same code run without a buffer counts the bytes. Names are spelled only here:
-// `<name>_arg`, `fc_<name>_symbol_<n>`.
+// The same code run without a buffer counts the bytes. Names (`<name>_arg`,
+// `fc_<name>_symbol_<n>`) as the printers spell them (ast/context_names.hpp).
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
+#include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/ast/array_writer.hpp"
@@ -25,12 +26,13 @@ class basic_serializer {
   constexpr explicit basic_serializer(const graph_view& g) : g_(g) {
     pos_.assign(g.nodes.size(), no_node);
     for (std::uint32_t k = 0; k != g.bindings.size(); ++k) pos_[g.bindings[k]] = k;
-    // `fc_<name>_symbol_` spelled once, copied for every Block local and reference.
-    byte_sink count{};
-    put_symbol_prefix(count);
-    symbol_prefix_.assign(count.n, 0);
-    byte_sink w{symbol_prefix_.data()};
-    put_symbol_prefix(w);
+    // The names as the printers spell them, copied once as bytes: a copy of bytes is one step
+    // for clang's evaluator (byte_sink::bytes), a copy of characters a step per character.
+    const context_names names(g);
+    const std::string_view all = names.all();
+    names_.assign(all.size(), 0);
+    for (std::size_t i = 0; i != all.size(); ++i) names_[i] = static_cast<unsigned char>(all[i]);
+    symbol_prefix_len_ = names.symbol_prefix().size();
   }
 
   // Bytes of the Computation message rooted at `root`.
@@ -163,40 +165,20 @@ class basic_serializer {
     return 0;
   }
 
-  constexpr void put_symbol_prefix(byte_sink& s) const {
-    s.chars("fc_");
-    s.chars(g_.name);
-    if (g_.suffix) {
-      s.put('_');
-      char tmp[20]{};
-      int k = 0;
-      auto v = g_.suffix;
-      do {
-        tmp[k++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-      } while (v);
-      while (k) s.put(static_cast<unsigned char>(tmp[--k]));
-    }
-    s.chars("_symbol_");
-  }
-  // `<name>[_<suffix>]_arg`, backwards.
+  // `<name>[_<suffix>]_arg`.
   constexpr void put_arg_name(Sink& s) const {
-    s.chars("_arg");
-    if (g_.suffix) {
-      s.number(g_.suffix);
-      s.put('_');
-    }
-    s.chars(g_.name);
+    s.bytes(names_.data() + symbol_prefix_len_, names_.size() - symbol_prefix_len_);
   }
   // `fc_<name>[_<suffix>]_symbol_<k>`, backwards.
   constexpr void put_symbol(Sink& s, std::uint32_t k) const {
     s.number(k);
-    s.bytes(symbol_prefix_.data(), symbol_prefix_.size());
+    s.bytes(names_.data(), symbol_prefix_len_);
   }
 
   const graph_view g_;
   scratch<std::uint32_t> pos_;
-  scratch<unsigned char> symbol_prefix_;
+  scratch<unsigned char> names_;  // context_names::all(): `fc_<ctx>_symbol_<ctx>_arg`
+  std::size_t symbol_prefix_len_ = 0;
 };
 
 using serializer = basic_serializer<back_sink>;
