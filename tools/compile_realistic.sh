@@ -4,12 +4,15 @@
 #   bash tools/compile_realistic.sh
 #
 # Compiles each translation unit of benchmarks/compile/ (the FedAvg round of fedavg_round.hpp with
-# its model spelled as ctff::tensor or as std::array members, every output used; and
-# include_only.cpp, ctff included and nothing traced) with each compiler, at -O0 with the
-# constant-evaluation limits ctff::ctff gives its users (CMakeLists.txt), and records wall time,
-# CPU time (user + system) and peak memory (GNU time: `/usr/bin/time -f '%e %U %S %M'`), the
-# minimum over CTFF_REALISTIC_RUNS runs, and each program's cost above the include-only TU of the
-# same compiler. The weights' shape is set with -DCTFF_FEDAVG_ROWS/COLS (784x10 and 1000x1000).
+# its model spelled as ctff::tensor or as std::array members, fedavg_tensor.cpp and
+# fedavg_std_array.cpp; the federated evaluation round of fedeval_round.hpp, fedeval.cpp; each
+# with every output used; and include_only.cpp, ctff included and nothing traced) with each
+# compiler, at -O0 with the constant-evaluation limits ctff::ctff gives its users (CMakeLists.txt),
+# and records wall time, CPU time (user + system) and peak memory (GNU time:
+# `/usr/bin/time -f '%e %U %S %M'`), the minimum over CTFF_REALISTIC_RUNS runs, and each program's
+# cost above the include-only TU of the same compiler. The FedAvg weights' shape is set with
+# -DCTFF_FEDAVG_ROWS/COLS (784x10 and 1000x1000); fedeval's model is fixed at 784x10, so it is
+# measured at that shape only.
 #
 # Writes docs/compile_realistic.csv and prints it as a table.
 #
@@ -18,6 +21,8 @@
 #   CTFF_REALISTIC_COMPILERS  compilers measured ["gcc clang16"]; also known: clang22, and
 #                             clang22-bytecode (clang++-22 -fexperimental-new-constant-interpreter)
 #   CTFF_REALISTIC_SHAPES     weight shapes ROWSxCOLS ["784x10 1000x1000"]
+#   CTFF_REALISTIC_PROGRAMS   programs measured ["fedavg_tensor fedavg_std_array fedeval"]; the
+#                             include-only baseline is always measured
 #   CTFF_REALISTIC_OPT        optimization flag [-O0]
 #   CTFF_REALISTIC_CSV        output file [docs/compile_realistic.csv]
 #   CTFF_REALISTIC_INCLUDE    include directory of ctff [include] (e.g. another commit's, to compare)
@@ -28,6 +33,7 @@ root=$PWD
 runs=${CTFF_REALISTIC_RUNS:-2}
 compilers_measured=(${CTFF_REALISTIC_COMPILERS:-gcc clang16})
 shapes=(${CTFF_REALISTIC_SHAPES:-784x10 1000x1000})
+programs=(${CTFF_REALISTIC_PROGRAMS:-fedavg_tensor fedavg_std_array fedeval})
 opt=${CTFF_REALISTIC_OPT:--O0}
 csv=${CTFF_REALISTIC_CSV:-docs/compile_realistic.csv}
 include_dir=$(cd "${CTFF_REALISTIC_INCLUDE:-include}" && pwd)
@@ -63,8 +69,9 @@ for name in "${compilers_measured[@]}"; do
   base_wall="" base_cpu="" base_mib=""
   for shape in "${shapes[@]}"; do
     rows=${shape%x*} cols=${shape#*x}
-    for program in include_only fedavg_tensor fedavg_std_array; do
+    for program in include_only "${programs[@]}"; do
       [[ $program == include_only && -n $base_wall ]] && continue
+      [[ $program == fedeval && $shape != 784x10 ]] && continue
       best=""
       for ((k = 1; k <= runs; ++k)); do
         r=$(compile_once "$work/$name-$program-$shape" "${cmd[@]}" -DCTFF_FEDAVG_ROWS="$rows" \

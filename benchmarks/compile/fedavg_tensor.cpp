@@ -1,4 +1,6 @@
 // Compile-time benchmark (tools/compile_realistic.sh): the FedAvg round of fedavg_round.hpp with
 // the model's members spelled as ctff::tensor<ctff::dtype::float32, 784, 10>, every output used.
 #define CTFF_FEDAVG_STD_ARRAY 0
-#include "fedavg_outputs.hpp"
+#include "fedavg_round.hpp"
+#define CTFF_BENCH_PROGRAM ctff_bench_fedavg::fedavg_round
+#include "program_outputs.hpp"
