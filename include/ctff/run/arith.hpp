@@ -1,165 +1,22 @@
-// Element arithmetic of the executor (reference/execution.md §3): every dtype computes in itself
-// (float16 and bfloat16 widen to float and round back after each operation, as TF's kernels do;
-// integers wrap), tensors broadcast as numpy does, and bool and string operands are errors.
+// Tensor arithmetic of the executor (reference/execution.md §3): plus, multiply and divide of
+// tensors of any numeric dtype, each computing in itself (run/numeric.hpp), broadcasting as numpy
+// does, and casts between dtypes; bool and string operands are errors.
 #pragma once
 
-#include <atomic>
-#include <bit>
-#include <cmath>
-#include <complex>
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <limits>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "ctff/run/budget.hpp"
+#include "ctff/run/fault.hpp"
+#include "ctff/run/numeric.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
-
-// An error without its place; the evaluator adds the path of the building block that ran it.
-class run_fault : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// The bytes of tensors a run may still make (run_limits::max_value_bytes), charged before a tensor
-// is allocated; found through the running thread, so that arithmetic needs no context argument.
-class byte_budget {
- public:
-  explicit byte_budget(std::uint64_t max) : max_(max) {}
-  void charge(std::uint64_t bytes) {
-    const std::uint64_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
-    if (bytes > max_ || before > max_ - bytes)
-      throw run_fault("the run made more than run_limits::max_value_bytes (" +
-                      std::to_string(max_) + ") bytes of tensors");
-  }
-  std::uint64_t used() const { return used_.load(std::memory_order_relaxed); }
-  static byte_budget*& current() {
-    thread_local byte_budget* b = nullptr;
-    return b;
-  }
-
- private:
-  std::uint64_t max_;
-  std::atomic<std::uint64_t> used_{0};
-};
-
-// Charges n elements of `size` bytes each to the running thread's budget (none: not running).
-inline void charge_elements(std::uint64_t n, std::uint64_t size) {
-  if (byte_budget* b = byte_budget::current())
-    b->charge(n > (std::uint64_t{1} << 62) / size ? std::uint64_t{1} << 62 : n * size);
-}
-
-// IEEE binary16 <-> float, rounding to nearest even.
-inline float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
-  const std::uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
-  if (exp == 0) {  // zero or subnormal: man * 2^-24
-    const float f = std::ldexp(static_cast<float>(man), -24);
-    return sign ? -f : f;
-  }
-  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
-}
-inline std::uint16_t float_to_half(float f) {
-  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-  const std::uint32_t ax = x & 0x7fffffffu;
-  if (ax >= 0x7f800000u)  // inf or NaN (NaN stays quiet NaN)
-    return static_cast<std::uint16_t>(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0u));
-  if (ax >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to inf
-  if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
-    const float a = std::bit_cast<float>(ax);
-    const float q = std::nearbyint(a * 16777216.0f);  // exact scaling; round to nearest even
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(q));
-  }
-  const std::uint32_t man = ax & 0x7fffffu;
-  std::uint32_t h = ((((ax >> 23) - 112) << 10) | (man >> 13));
-  const std::uint32_t rest = man & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // may carry into the exponent: right
-  return static_cast<std::uint16_t>(sign | h);
-}
-inline float bfloat16_to_float(std::uint16_t b) {
-  return std::bit_cast<float>(std::uint32_t{b} << 16);
-}
-inline std::uint16_t float_to_bfloat16(float f) {
-  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
-  const std::uint32_t round = 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<std::uint16_t>((x + round) >> 16);
-}
-
-// What a dtype computes in, and the conversions between storage and computation.
-template <dtype D> struct numeric {
-  using stored = typename stored_t<D>::value_type;
-  using compute = element_t<D>;
-  static compute load(const stored& s) { return static_cast<compute>(s); }
-  static stored store(const compute& c) { return static_cast<stored>(c); }
-};
-template <> struct numeric<dtype::float16> {
-  using stored = half_bits;
-  using compute = float;
-  static float load(half_bits s) { return half_to_float(s.bits); }
-  static half_bits store(float c) { return {float_to_half(c)}; }
-};
-template <> struct numeric<dtype::bfloat16> {
-  using stored = bfloat16_bits;
-  using compute = float;
-  static float load(bfloat16_bits s) { return bfloat16_to_float(s.bits); }
-  static bfloat16_bits store(float c) { return {float_to_bfloat16(c)}; }
-};
-template <dtype D> using compute_t = typename numeric<D>::compute;
-
-template <class T> inline constexpr bool is_complex_v = false;
-template <class T> inline constexpr bool is_complex_v<std::complex<T>> = true;
-
-// Integers wrap: compute in uint64 and keep the low bits (modular conversion, C++20).
-template <class T>
-T wrap_add(T a, T b) {
-  return static_cast<T>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-template <class T>
-T wrap_mul(T a, T b) {
-  return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
-}
-template <class T>
-T int_div(T a, T b) {
-  if (b == 0) throw run_fault("integer division by zero");
-  if constexpr (std::is_signed_v<T>) {
-    if (b == -1) return static_cast<T>(0 - static_cast<std::uint64_t>(a));  // MIN / -1 == MIN
-  }
-  return static_cast<T>(a / b);
-}
-
-// One value converted to another computation type: numeric conversions, a complex number's real
-// part, and float -> integer saturating (NaN -> 0) instead of undefined behaviour.
-template <class To, class From>
-To convert_element(const From& x) {
-  if constexpr (std::is_same_v<To, From>) {
-    return x;
-  } else if constexpr (is_complex_v<From>) {
-    if constexpr (is_complex_v<To>) {
-      return To(static_cast<typename To::value_type>(x.real()),
-                static_cast<typename To::value_type>(x.imag()));
-    } else {
-      return convert_element<To>(x.real());
-    }
-  } else if constexpr (is_complex_v<To>) {
-    return To(convert_element<typename To::value_type>(x), 0);
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    if (std::isnan(x)) return 0;
-    if (x <= static_cast<From>(std::numeric_limits<To>::lowest())) return std::numeric_limits<To>::lowest();
-    if (x >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-    return static_cast<To>(x);
-  } else {
-    return static_cast<To>(x);
-  }
-}
-
-inline bool arithmetic_dtype(dtype d) { return d != dtype::bool_ && d != dtype::str; }
 
 // Elements of a shape of known dimensions, saturating at 2^62 (more than any budget allows).
 inline std::int64_t element_count(const std::vector<std::int64_t>& shape) {
@@ -398,107 +255,6 @@ inline tensor_data divide_tensor(const tensor_data& a, const tensor_data& b, dty
     return cast_tensor(tensor_op(binary_op::divide, cast_tensor(a, via), b), u);
   }
   return cast_tensor(tensor_op(binary_op::divide, a, b), u);
-}
-
-// Zeros of dtype d and a fully known shape.
-inline tensor_data zero_tensor(dtype d, std::vector<std::int64_t> shape) {
-  const auto n = static_cast<std::size_t>(element_count(shape));
-  charge_elements(n, 16);
-  return visit_dtype(d, [&](auto t) -> tensor_data {
-    constexpr dtype D = decltype(t)::value;
-    return tensor_data{D, std::move(shape), tensor_elements(stored_t<D>(n))};
-  });
-}
-
-// The identity of federated_min (largest finite value) or federated_max (lowest finite value).
-inline tensor_data extreme_tensor(dtype d, std::vector<std::int64_t> shape, bool largest) {
-  const auto n = static_cast<std::size_t>(element_count(shape));
-  charge_elements(n, 16);
-  return visit_dtype(d, [&](auto t) -> tensor_data {
-    constexpr dtype D = decltype(t)::value;
-    if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
-      throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
-    } else {
-      using C = compute_t<D>;
-      C x;
-      if constexpr (D == dtype::float16) x = largest ? 65504.0f : -65504.0f;
-      else if constexpr (D == dtype::bfloat16) x = bfloat16_to_float(largest ? 0x7f7f : 0xff7f);
-      else x = largest ? std::numeric_limits<C>::max() : std::numeric_limits<C>::lowest();
-      return tensor_data{D, std::move(shape),
-                          tensor_elements(stored_t<D>(n, numeric<D>::store(x)))};
-    }
-  });
-}
-
-// Pointwise min (or max) of two tensors of one dtype and shape; NaN propagates.
-inline tensor_data extreme_of(const tensor_data& a, const tensor_data& b, bool min) {
-  if (a.dt != b.dt || a.shape != b.shape)
-    throw run_fault("federated_min/max of members of different shapes");
-  return visit_dtype(a.dt, [&](auto t) -> tensor_data {
-    constexpr dtype D = decltype(t)::value;
-    if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
-      throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
-    } else {
-      using N = numeric<D>;
-      const auto& x = a.get<D>();
-      const auto& y = b.get<D>();
-      stored_t<D> out;
-      out.reserve(x.size());
-      for (std::size_t i = 0; i != x.size(); ++i) {
-        const auto p = N::load(x[i]), q = N::load(y[i]);
-        bool pick_p;
-        if constexpr (std::is_floating_point_v<compute_t<D>>) {
-          pick_p = std::isnan(p) || (!std::isnan(q) && (min ? p <= q : p >= q));
-        } else {
-          pick_p = min ? p <= q : p >= q;
-        }
-        out.push_back(pick_p ? x[i] : y[i]);
-      }
-      return tensor_data{D, a.shape, tensor_elements(std::move(out))};
-    }
-  });
-}
-
-// Whether every element lies in [0, bound] (bound: a scalar of any numeric dtype). Integers
-// compare exactly, in 128 bits' worth of range (sign and magnitude); floats through double.
-inline bool within_bound(const tensor_data& t, const tensor_data& bound) {
-  if (bound.size() != 1) throw run_fault("a secure-sum bound is not a scalar");
-  const bool int_bound = is_integer(bound.dt);
-  std::uint64_t ub = 0;  // integer bound, when >= 0
-  bool negative_bound = false;
-  if (int_bound) {
-    visit_dtype(bound.dt, [&](auto d) {
-      constexpr dtype D = decltype(d)::value;
-      if constexpr (is_integer(D)) {
-        const auto v = numeric<D>::load(bound.get<D>()[0]);
-        if constexpr (std::is_signed_v<decltype(v)>) negative_bound = v < 0;
-        ub = negative_bound ? 0 : static_cast<std::uint64_t>(v);
-      }
-    });
-  }
-  const double fb = load_as<dtype::float64>(bound)[0];
-  return visit_dtype(t.dt, [&](auto d) -> bool {
-    constexpr dtype D = decltype(d)::value;
-    if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
-      throw run_fault(std::string("a secure sum of ") + std::string(dtype_name(D)));
-    } else {
-      for (const auto& s : t.get<D>()) {
-        const auto x = numeric<D>::load(s);
-        if constexpr (std::is_integral_v<decltype(x)>) {
-          if (int_bound) {
-            if constexpr (std::is_signed_v<decltype(x)>) {
-              if (x < 0) return false;
-            }
-            if (negative_bound || static_cast<std::uint64_t>(x) > ub) return false;
-            continue;
-          }
-        }
-        const double v = static_cast<double>(x);
-        if (!(v >= 0 && v <= fb)) return false;
-      }
-      return true;
-    }
-  });
 }
 
 }  // namespace ctff::detail

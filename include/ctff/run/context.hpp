@@ -15,8 +15,9 @@
 
 #include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
-#include "ctff/run/arith.hpp"
+#include "ctff/run/budget.hpp"
 #include "ctff/run/error.hpp"
+#include "ctff/run/fault.hpp"
 #include "ctff/run/thread_pool.hpp"
 #include "ctff/run/value.hpp"
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/run/aggregation.hpp"
 #include "ctff/run/arith.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/value.hpp"

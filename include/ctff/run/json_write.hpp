@@ -1,0 +1,248 @@
+// Values to JSON, written by their TFF type (reference/execution.md §5): ctff-run's result format.
+//
+// Output (value_to_json) is one line without spaces:
+//   * integers (every integer dtype) exactly, in decimal;
+//   * floats (float16, bfloat16 and float32 widened to double, float64) as Python's repr of the
+//     double: its shortest round-trip digits (std::to_chars), positional when the decimal point
+//     falls within 16 digits of the first one (`1.0`, `-0.0`, `0.1`, `123456792.0`,
+//     `0.0001`), else in exponent form (`1e-05`, `5.343857958189007e+18`, `1e+20`). NaN and
+//     ±inf are the strings "nan", "inf", "-inf" (any NaN, whatever its sign or payload);
+//   * complex as [re, im] of two such floats; bool as true/false;
+//   * strings as JSON strings, escaped by nlohmann/json (bytes that are not valid UTF-8 become
+//     U+FFFD);
+//   * a struct whose elements all have names as an object, keys in the type's order; other
+//     structs (and `<>`) as lists; `{T}@CLIENTS` as the list of members, T@SERVER and all_equal
+//     T@CLIENTS as the member; a sequence as a list of its elements.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ctff/run/error.hpp"
+#include "ctff/run/json_messages.hpp"
+#include "ctff/run/small_float.hpp"
+#include "ctff/run/value.hpp"
+#include "ctff/types/desc.hpp"
+#include "ctff/types/dtype.hpp"
+
+namespace ctff {
+namespace detail {
+
+// Appends the JSON form of a double (see the header comment).
+inline void json_put_double(std::string& out, double x) {
+  if (std::isnan(x)) {
+    out += "\"nan\"";
+    return;
+  }
+  if (std::isinf(x)) {
+    out += x > 0 ? "\"inf\"" : "\"-inf\"";
+    return;
+  }
+  // The shortest round-trip digits and their exponent, laid out as Python's repr does:
+  // positional when the decimal point falls within 16 digits of the first, else `d.ddde+XX`.
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+  if (sci.front() == '-') {
+    out += '-';
+    sci.remove_prefix(1);
+  }
+  const std::size_t e_at = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e_at))
+    if (c != '.') digits += c;
+  int exp10 = 0;
+  std::from_chars(sci.data() + e_at + 1 + (sci[e_at + 1] == '+'), sci.data() + sci.size(), exp10);
+  const int point = exp10 + 1;  // digits before the decimal point
+  const int n = static_cast<int>(digits.size());
+  if (point <= -4 || point > 16) {
+    out += digits[0];
+    if (n > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    out += exp10 < 0 ? "e-" : "e+";
+    const int a = exp10 < 0 ? -exp10 : exp10;
+    if (a < 10) out += '0';
+    out += std::to_string(a);
+  } else if (point <= 0) {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-point), '0');
+    out += digits;
+  } else if (n > point) {
+    out.append(digits, 0, static_cast<std::size_t>(point));
+    out += '.';
+    out.append(digits, static_cast<std::size_t>(point));
+  } else {
+    out += digits;
+    out.append(static_cast<std::size_t>(point - n), '0');
+    out += ".0";
+  }
+}
+
+template <class I>
+void json_put_int(std::string& out, I x) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  out.append(buf, r.ptr);
+}
+
+// Writes a value as JSON, following its type.
+class json_writer {
+ public:
+  json_writer(const type_desc& types, std::optional<std::size_t> clients) : types_(types), clients_(clients) {}
+
+  void write(const dynamic_value& v, std::uint32_t t) {
+    const type_node& n = types_.node(t);
+    if (n.kind == type_kind::function || (v && v.is(value_kind::function)))
+      throw execution_error("", "a function value has no JSON form");
+    if (n.kind == type_kind::placement || (v && v.is(value_kind::placement)))
+      throw execution_error("", "a placement value has no JSON form");
+    switch (n.kind) {
+      case type_kind::tensor: return tensor(expect(v, value_kind::tensor, t).tensor());
+      case type_kind::struct_: return structure(expect(v, value_kind::struct_, t).structure(), t);
+      case type_kind::sequence: {
+        const auto& s = expect(v, value_kind::sequence, t).sequence();
+        out += '[';
+        for (std::size_t i = 0; i != s.elements.size(); ++i) {
+          if (i) out += ',';
+          write(s.elements[i], types_.kid(t, 0));
+        }
+        out += ']';
+        return;
+      }
+      case type_kind::federated: return federated(expect(v, value_kind::federated, t).federated(), t);
+      default: throw execution_error("", "a value of type " + json_type_text(types_, t) + " has no JSON form");
+    }
+  }
+
+  std::string out;
+
+ private:
+  const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
+    if (!v.is(k)) throw execution_error("", "the result does not match its type " + json_type_text(types_, t));
+    return v;
+  }
+
+  void structure(const struct_data& s, std::uint32_t t) {
+    const std::uint32_t k = types_.node(t).kid_count;
+    if (s.elements.size() != k)
+      throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
+                                    json_type_text(types_, t) + " has " + std::to_string(k));
+    bool all_named = k != 0;
+    for (std::uint32_t i = 0; i != k; ++i) all_named = all_named && !types_.name(types_.kid(t, i)).empty();
+    out += all_named ? '{' : '[';
+    for (std::uint32_t i = 0; i != k; ++i) {
+      if (i) out += ',';
+      if (all_named) {
+        out += nlohmann::json(std::string(types_.name(types_.kid(t, i))))
+                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        out += ':';
+      }
+      write(s.elements[i], types_.kid(t, i));
+    }
+    out += all_named ? '}' : ']';
+  }
+
+  void federated(const federated_data& f, std::uint32_t t) {
+    const type_node& n = types_.node(t);
+    const std::uint32_t member = types_.kid(t, 0);
+    if (n.all_equal || n.where == placement_kind::server) {
+      if (f.members.size() != 1)
+        throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
+                                      json_type_text(types_, t) + " has one");
+      return write(f.members[0], member);
+    }
+    // An all_equal value where the type has one member per client: one copy per client.
+    const std::size_t count = f.all_equal && f.members.size() == 1 && clients_ ? *clients_ : f.members.size();
+    out += '[';
+    for (std::size_t i = 0; i != count; ++i) {
+      if (i) out += ',';
+      write(f.members[f.members.size() == count ? i : 0], member);
+    }
+    out += ']';
+  }
+
+  void tensor(const tensor_data& v) {
+    std::size_t total = 1;
+    for (auto d : v.shape) {
+      if (d < 0) throw execution_error("", "a result tensor has a negative dimension");
+      total *= static_cast<std::size_t>(d);
+    }
+    if (total != v.size())
+      throw execution_error("", "a result tensor has " + std::to_string(v.size()) + " elements for its shape's " +
+                                    std::to_string(total));
+    visit_dtype(v.dt, [&](auto d) {
+      constexpr dtype D = decltype(d)::value;
+      const auto* elements = std::get_if<stored_t<D>>(&v.elements);
+      if (!elements) throw execution_error("", "a result tensor's elements do not match its dtype");
+      std::size_t next = 0;
+      nest<D>(*elements, v.shape, 0, next);
+    });
+  }
+
+  template <dtype D>
+  void nest(const stored_t<D>& e, const std::vector<std::int64_t>& shape, std::size_t level, std::size_t& next) {
+    if (level == shape.size()) return element<D>(e[next++]);
+    out += '[';
+    for (std::int64_t i = 0; i != shape[level]; ++i) {
+      if (i) out += ',';
+      nest<D>(e, shape, level + 1, next);
+    }
+    out += ']';
+  }
+
+  template <dtype D>
+  void element(const typename stored_t<D>::value_type& x) {
+    using E = element_t<D>;
+    if constexpr (D == dtype::bool_) {
+      out += x ? "true" : "false";
+    } else if constexpr (D == dtype::str) {
+      out += nlohmann::json(x).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    } else if constexpr (D == dtype::float16) {
+      json_put_double(out, json_small_float_value<5, 10>(x.bits));
+    } else if constexpr (D == dtype::bfloat16) {
+      json_put_double(out, json_small_float_value<8, 7>(x.bits));
+    } else if constexpr (std::is_floating_point_v<E>) {
+      json_put_double(out, static_cast<double>(x));
+    } else if constexpr (D == dtype::complex64 || D == dtype::complex128) {
+      out += '[';
+      json_put_double(out, static_cast<double>(x.real()));
+      out += ',';
+      json_put_double(out, static_cast<double>(x.imag()));
+      out += ']';
+    } else {
+      json_put_int(out, static_cast<E>(x));
+    }
+  }
+
+  const type_desc& types_;
+  std::optional<std::size_t> clients_;
+};
+
+}  // namespace detail
+
+// The JSON form of v, read as the type node `type` of `types`, on one line (see the header
+// comment). `clients`, when given, is the number of clients: an all_equal value where the type is
+// `{T}@CLIENTS` is written as that many copies of its member. Throws execution_error for a
+// function or placement value, or a value that does not match the type.
+inline std::string value_to_json(const dynamic_value& v, const type_desc& types, std::uint32_t type,
+                                 std::optional<std::size_t> clients = {}) {
+  detail::json_writer w(types, clients);
+  w.write(v, type);
+  return std::move(w.out);
+}
+
+}  // namespace ctff
