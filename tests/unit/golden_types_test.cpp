@@ -24,6 +24,7 @@
 #include "ctff/types/aliases.hpp"
 #include "ctff/types/type_string.hpp"
 #include "parse_back.hpp"
+#include "same_desc.hpp"
 
 #ifndef CTFF_GOLDENS_DIR
 #error "CTFF_GOLDENS_DIR must name the goldens directory (set by tests/CMakeLists.txt)"
@@ -166,23 +167,6 @@ std::string_view top_level_field(std::string_view b, std::uint32_t field) {
   REQUIRE(at == b.size());
   REQUIRE(count == 1);
   return found;
-}
-
-bool same_desc(const ctff::type_desc& a, const ctff::type_desc& b) {
-  if (a.root != b.root || a.nodes.size() != b.nodes.size() || a.kids != b.kids ||
-      a.dims != b.dims || a.chars != b.chars)
-    return false;
-  for (std::size_t i = 0; i != a.nodes.size(); ++i) {
-    const auto& x = a.nodes[i];
-    const auto& y = b.nodes[i];
-    if (x.kind != y.kind || x.dt != y.dt || x.unknown_rank != y.unknown_rank ||
-        x.all_equal != y.all_equal || x.has_param != y.has_param || x.where != y.where ||
-        x.kid_begin != y.kid_begin || x.kid_count != y.kid_count || x.dim_begin != y.dim_begin ||
-        x.dim_count != y.dim_count || x.name_begin != y.name_begin || x.name_len != y.name_len ||
-        x.label_begin != y.label_begin || x.label_len != y.label_len)
-      return false;
-  }
-  return true;
 }
 
 // Every run-time check of one golden against the ctff function type Fn.

@@ -22,6 +22,7 @@
 #include "ctff/types/relations.hpp"
 #include "ctff/types/type_string.hpp"
 #include "parse_back.hpp"
+#include "same_desc.hpp"
 
 namespace {
 
@@ -70,23 +71,6 @@ federated_language::Type from_text(const std::string& text) {
   INFO("text: " << text);
   REQUIRE(google::protobuf::TextFormat::ParseFromString(text, &t));
   return t;
-}
-
-bool same_desc(const ctff::type_desc& a, const ctff::type_desc& b) {
-  if (a.root != b.root || a.nodes.size() != b.nodes.size() || a.kids != b.kids ||
-      a.dims != b.dims || a.chars != b.chars)
-    return false;
-  for (std::size_t i = 0; i != a.nodes.size(); ++i) {
-    const auto& x = a.nodes[i];
-    const auto& y = b.nodes[i];
-    if (x.kind != y.kind || x.dt != y.dt || x.unknown_rank != y.unknown_rank ||
-        x.all_equal != y.all_equal || x.has_param != y.has_param || x.where != y.where ||
-        x.kid_begin != y.kid_begin || x.kid_count != y.kid_count || x.dim_begin != y.dim_begin ||
-        x.dim_count != y.dim_count || x.name_begin != y.name_begin || x.name_len != y.name_len ||
-        x.label_begin != y.label_begin || x.label_len != y.label_len)
-      return false;
-  }
-  return true;
 }
 
 // Everything that must hold for one static type T.

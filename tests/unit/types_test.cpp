@@ -258,6 +258,37 @@ TEST_CASE("type_desc sizes and the Type bytes' bound", "[types][desc]") {
   STATIC_REQUIRE(ctff::detail::desc_sizes_v<abstract_t<"T">>.chars == 1);
 }
 
+// is_assignable_v<T, T> answers without describing T; it must agree with the relation itself
+// (true, unless T has an abstract part).
+template <class T>
+constexpr bool self_assignable_agrees() {
+  return ctff::is_assignable_v<T, T> == ctff::is_assignable(ctff::describe<T>(), ctff::describe<T>());
+}
+
+TEST_CASE("a type is assignable to itself unless abstract", "[types][relations]") {
+  STATIC_REQUIRE(self_assignable_agrees<ctff::tff_t<struct_<field<"a", int>, at_clients<float, all_equal>>>>());
+  STATIC_REQUIRE(self_assignable_agrees<tensor<dtype::float32, unknown_rank>>());
+  STATIC_REQUIRE(self_assignable_agrees<ctff::tff_t<function<void, sequence<int>>>>());
+  STATIC_REQUIRE(self_assignable_agrees<abstract_t<"T">>());
+  STATIC_REQUIRE(self_assignable_agrees<ctff::tff_t<function<abstract_t<"T">, int>>>());
+  STATIC_REQUIRE(!ctff::is_assignable_v<abstract_t<"T">, abstract_t<"T">>);
+  STATIC_REQUIRE(ctff::is_assignable_v<placement_t, placement_t>);
+}
+
+// describe<T>() points element names at T's own (static) text; a copy of the description keeps
+// them, at compile time and at run time.
+TEST_CASE("describe: element names survive a copy", "[types][desc]") {
+  using S = ctff::tff_t<struct_<field<"alpha", int>, float, field<"b", sequence<int>>>>;
+  constexpr auto names_of_copy = [] {
+    const ctff::type_desc d = ctff::describe<S>();
+    ctff::type_desc c = d;
+    return c.name(c.kid(c.root, 0)) == "alpha" && c.name(c.kid(c.root, 1)).empty() &&
+           c.name(c.kid(c.root, 2)) == "b";
+  };
+  STATIC_REQUIRE(names_of_copy());
+  CHECK(names_of_copy());
+}
+
 TEST_CASE("assignability: tensors", "[types][relations]") {
   using f32_2_4 = tensor<dtype::float32, 2, 4>;
   using f32_q_4 = tensor<dtype::float32, unknown_dim, 4>;

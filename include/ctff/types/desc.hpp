@@ -25,6 +25,7 @@ struct type_node {
   std::uint32_t kid_begin = 0, kid_count = 0;      // children, in `kids`
   std::uint32_t dim_begin = 0, dim_count = 0;      // tensor dims, in `dims`
   std::uint32_t name_begin = 0, name_len = 0;      // element name in the parent struct (in `chars`)
+  const char* name_at = nullptr;  // or there, in static storage (describe<T>(): no copy)
   std::uint32_t label_begin = 0, label_len = 0;    // abstract label (in `chars`)
 };
 
@@ -43,8 +44,8 @@ struct type_desc {
   }
   constexpr std::string_view name(std::uint32_t i) const {
     const auto& n = nodes[i];
-    return n.name_len ? std::string_view(chars.data() + n.name_begin, n.name_len)
-                      : std::string_view{};
+    if (!n.name_len) return {};
+    return std::string_view(n.name_at ? n.name_at : chars.data() + n.name_begin, n.name_len);
   }
   constexpr std::string_view label(std::uint32_t i) const {
     const auto& n = nodes[i];
@@ -64,6 +65,7 @@ struct type_desc {
   }
   CTFF_DEFER
   constexpr void set_name(std::uint32_t i, std::string_view s) {
+    nodes[i].name_at = nullptr;
     nodes[i].name_begin = add_chars(s);
     nodes[i].name_len = static_cast<std::uint32_t>(s.size());
   }
@@ -110,7 +112,10 @@ struct desc_builder<struct_t<E...>> {
     const std::uint32_t k[] = {0u, add_type<typename elem<E>::type>(d)...};
     constexpr std::string_view names[] = {std::string_view{}, elem<E>::name...};
     for (std::size_t i = 1; i <= sizeof...(E); ++i)
-      if (!names[i].empty()) d.set_name(k[i], names[i]);
+      if (!names[i].empty()) {
+        d.nodes[k[i]].name_at = names[i].data();
+        d.nodes[k[i]].name_len = static_cast<std::uint32_t>(names[i].size());
+      }
     type_node n{};
     n.kind = type_kind::struct_;
     auto id = d.add(n);
@@ -202,7 +207,7 @@ inline constexpr desc_sizes desc_sizes_v<tensor<D, N...>>{
 template <class... E>
 inline constexpr desc_sizes desc_sizes_v<struct_t<E...>> =
     (desc_sizes{1, sizeof...(E), 0, 0} + ... +
-     (desc_sizes_v<typename elem<E>::type> + desc_sizes{0, 0, 0, elem<E>::name.size()}));
+     desc_sizes_v<typename elem<E>::type>);
 template <class T>
 inline constexpr desc_sizes desc_sizes_v<sequence_t<T>> = desc_sizes{1, 1, 0, 0} + desc_sizes_v<T>;
 template <class R>

@@ -61,6 +61,10 @@ constexpr bool is_equivalent(const type_desc& a, const type_desc& b) {
 
 template <tff_type To, tff_type From>
 inline constexpr bool is_assignable_v = is_assignable(describe<To>(), describe<From>());
+// A type is assignable to itself unless it has an abstract part (which nothing is assignable to):
+// the commonest check (an argument against the parameter made from it) describes nothing.
+template <tff_type T>
+inline constexpr bool is_assignable_v<T, T> = !detail::has_abstract_v<T>;
 
 template <tff_type A, tff_type B>
 inline constexpr bool is_equivalent_v = is_equivalent(describe<A>(), describe<B>());
