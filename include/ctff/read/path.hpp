@@ -3,6 +3,7 @@
 // frames while walking and spelled only when an error needs it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,9 +18,11 @@ struct path_frame {
   std::string_view name;
 };
 
-inline std::string path_string(const std::vector<path_frame>& frames) {
+// The path of the first `count` frames (all of them by default).
+inline std::string path_string(const std::vector<path_frame>& frames, std::size_t count = static_cast<std::size_t>(-1)) {
   std::string path;
-  for (const path_frame& f : frames) {
+  for (std::size_t k = 0; k != frames.size() && k != count; ++k) {
+    const path_frame& f = frames[k];
     if (!path.empty()) path += '.';
     path += f.what;
     if (f.index >= 0) {

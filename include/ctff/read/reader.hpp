@@ -34,9 +34,7 @@ class tree_reader : public array_message_reader {
       : array_message_reader(data, size, limits) {}
 
   computation_tree run() {
-    if (size_ > lim_.max_bytes)
-      fail(std::size_t{0}, "the input has " + std::to_string(size_) + " bytes; the limit is " +
-                  std::to_string(lim_.max_bytes) + " (ctff::read_limits::max_bytes)");
+    check_size();
     // Rough sizes from the input (a node takes at least a few bytes), capped: a guess, not a limit.
     const std::size_t guess = size_ < (std::size_t{1} << 24) ? size_ : (std::size_t{1} << 24);
     t_.nodes.reserve(guess / 16 + 4);

@@ -1,13 +1,16 @@
-// Reading a federated_language.Type message into a computation_tree's type pool (read/reader.hpp
-// reads the rest): children before parents, names after the elements, the layout of
-// ctff::describe<T>(). Rejected with a read_error: an empty or doubled oneof, unknown dtypes,
-// placement URIs other than `clients` and `server`, placement labels.
+// Reading a federated_language.Type message into a type_desc: children before parents, names after
+// the elements, the layout of ctff::describe<T>(). The one Type reader: of a computation_tree's
+// types (read/reader.hpp reads the rest) and of a Type alone (`read_type_message`, behind
+// proto/type_reader.hpp). Rejected with a read_error: an empty or doubled oneof, a missing
+// field, unknown dtypes, placement URIs other than `clients` and `server`, placement labels.
+// The type system's rules (nesting, names, dims) are read/type_rules.hpp's.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ctff/read/tree.hpp"
@@ -78,7 +81,10 @@ class type_message_reader : public wire_reader {
         unknown(f, "FunctionType");
       }
     }
-    if (!seen_result) fail(end, "the function type has no result type");
+    if (!seen_result) {
+      push("function.result");
+      fail(end, "the function type has no result type (FunctionType.result is missing)");
+    }
     n.has_param = seen_param;
     const std::uint32_t id = t_.types.add(n);
     if (seen_param) {
@@ -125,7 +131,7 @@ class type_message_reader : public wire_reader {
       }
       if (id == no_index) {
         push("struct", k, name);
-        fail(e, "the struct element has no type");
+        fail(e, "the struct element has no type (StructType.Element.value is missing)");
       }
       type_scratch_.push_back(id);
       name_scratch_.push_back(name);
@@ -155,7 +161,10 @@ class type_message_reader : public wire_reader {
       if (k[0] != no_index) fail(f.at, "SequenceType.element is given twice");
       k[0] = nested_type(f, p, end, "sequence.element");
     }
-    if (k[0] == no_index) fail(end, "the sequence type has no element type");
+    if (k[0] == no_index) {
+      push("sequence.element");
+      fail(end, "the sequence type has no element type (SequenceType.element is missing)");
+    }
     type_node n{};
     n.kind = type_kind::sequence;
     const std::uint32_t id = t_.types.add(n);
@@ -192,7 +201,10 @@ class type_message_reader : public wire_reader {
     }
     if (!is_valid_dtype(dt)) {
       push("tensor.dtype");
-      fail(end, "unknown dtype number " + std::to_string(dt) + (dt == 0 ? " (DT_INVALID)" : "") +
+      // An enum is an int32 on the wire: a negative one is sign-extended to 64 bits.
+      const std::string number = dt > 0x7fffffffffffffffu ? std::to_string(static_cast<std::int64_t>(dt))
+                                                           : std::to_string(dt);
+      fail(end, "unknown dtype number " + number + (dt == 0 ? " (DT_INVALID)" : "") +
                     "; federated_language knows 1-10, 14, 17-19, 22 and 23");
     }
     n.dt = static_cast<dtype>(dt);
@@ -217,15 +229,13 @@ class type_message_reader : public wire_reader {
     return t_.types.add(n);
   }
 
+  // PlacementType.instance_label (field 1) is skipped, as federated_language reads the type.
   std::uint32_t placement_type(ptr p, ptr end) {
-    if (p != end) {
+    while (p != end) {
       at_ = p;
       const field f = tag(p, end);
-      if (f.number == 1) {
-        push("placement");
-        fail(f.at, "PlacementType.instance_label is set; federated_language writes the placement type empty");
-      }
-      unknown(f, "PlacementType");
+      if (f.number != 1) unknown(f, "PlacementType");
+      p = delimited(f, p, end, "PlacementType.instance_label");
     }
     type_node n{};
     n.kind = type_kind::placement;
@@ -259,11 +269,11 @@ class type_message_reader : public wire_reader {
     }
     if (!seen_placement) {
       push("federated.placement");
-      fail(end, "the federated type has no placement");
+      fail(end, "the federated type has no placement (FederatedType.placement is missing)");
     }
     if (k[0] == no_index) {
       push("federated.member");
-      fail(end, "the federated type has no member type");
+      fail(end, "the federated type has no member type (FederatedType.member is missing)");
     }
     const std::uint32_t id = t_.types.add(n);
     t_.types.set_kids(id, k, 1);
@@ -276,7 +286,7 @@ class type_message_reader : public wire_reader {
     while (p != end) {
       at_ = p;
       const field f = tag(p, end);
-      if (f.number == 1) fail(f.at, "the placement is given by a label; federated_language reads only PlacementSpec.value");
+      if (f.number == 1) label(f, p, end);
       if (f.number != 2) unknown(f, "PlacementSpec");
       once(seen, f, "PlacementSpec.value");
       ptr e = delimited(f, p, end, "PlacementSpec.value");
@@ -292,16 +302,51 @@ class type_message_reader : public wire_reader {
       } else if (uri == "server") {
         where = placement_kind::server;
       } else {
+        push("value.uri");
         fail(e, "unknown placement URI `" + std::string(uri) + "`; federated_language knows `clients` and `server`");
       }
     }
-    if (!seen) fail(end, "the PlacementSpec is empty");
+    if (!seen) fail(end, "the PlacementSpec is empty (neither `value` nor `label` is set)");
     return where;
+  }
+
+  // PlacementSpec.label (a PlacementLabel{label = 1}): read only to name it in the error.
+  [[noreturn]] void label(const field& f, ptr& p, ptr end) {
+    push("label");
+    ptr e = delimited(f, p, end, "PlacementSpec.label");
+    std::string_view text;
+    while (p != e) {
+      at_ = p;
+      const field g = tag(p, e);
+      if (g.number != 1) unknown(g, "PlacementLabel");
+      text = string(g, p, e, "PlacementLabel.label");
+    }
+    fail(f.at, "the placement is given by a label (`" + std::string(text) +
+                   "`); federated_language reads only PlacementSpec.value");
   }
 
   computation_tree t_;
   std::vector<std::uint32_t> type_scratch_;
   std::vector<std::string_view> name_scratch_;
 };
+
+// A Type message alone, into a type_desc. Throws read_error as the Computation reader does.
+class lone_type_reader : public type_message_reader {
+ public:
+  lone_type_reader(const unsigned char* data, std::size_t size, read_limits limits)
+      : type_message_reader(data, size, limits) {}
+
+  type_desc run() {
+    check_size();
+    at_ = base_;
+    const std::uint32_t root = type(base_, base_ + size_);
+    t_.types.root = root;
+    return std::move(t_.types);
+  }
+};
+
+inline type_desc read_type_message(const unsigned char* data, std::size_t size, read_limits limits = {}) {
+  return lone_type_reader(data, size, limits).run();
+}
 
 }  // namespace ctff::detail

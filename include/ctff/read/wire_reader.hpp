@@ -36,6 +36,13 @@ class wire_reader {
     throw read_error(path_string(path_), offset, problem);
   }
 
+  // The input's size against read_limits::max_bytes, before anything is read.
+  void check_size() const {
+    if (size_ > lim_.max_bytes)
+      fail(std::size_t{0}, "the input has " + std::to_string(size_) + " bytes; the limit is " +
+                               std::to_string(lim_.max_bytes) + " (ctff::read_limits::max_bytes)");
+  }
+
   void push(const char* what, std::int64_t index = -1, std::string_view name = {}) {
     if (path_.size() >= lim_.max_depth)
       fail(path_.empty() ? base_ : at_, "nesting deeper than " + std::to_string(lim_.max_depth) +
