@@ -21,6 +21,12 @@
 
 namespace {
 
+// A node added to a graph built by hand (a trace adds its nodes with trace_ctx::add).
+constexpr std::uint32_t add_node(ctff::detail::graph& g, const ctff::detail::node& n) {
+  g.nodes.push_back(n);
+  return static_cast<std::uint32_t>(g.nodes.size() - 1);
+}
+
 using namespace ctff;
 using ctff::dtype;
 
@@ -61,8 +67,8 @@ constexpr bool hand_drawn(dtype dt, std::uint64_t bits, std::string_view expecte
   g.name = "p";
   g.lits.push_back(lit{dt, 0, 0, 0, 1});
   g.vals.push_back(bits);
-  const std::uint32_t l = g.add(node{node_kind::literal, 0, 0});
-  const std::uint32_t root = g.add(node{node_kind::lambda, l, 0});
+  const std::uint32_t l = add_node(g, node{node_kind::literal, 0, 0});
+  const std::uint32_t root = add_node(g, node{node_kind::lambda, l, 0});
   const structural_writer w(g, root, false);
   std::vector<char> out;
   out.assign(w.size(), ' ');

@@ -26,6 +26,12 @@
 
 namespace {
 
+// A node added to a graph built by hand (a trace adds its nodes with trace_ctx::add).
+constexpr std::uint32_t add_node(ctff::detail::graph& g, const ctff::detail::node& n) {
+  g.nodes.push_back(n);
+  return static_cast<std::uint32_t>(g.nodes.size() - 1);
+}
+
 using namespace ctff;
 using namespace ctff::literals;
 using i32 = std::int32_t;
@@ -264,17 +270,17 @@ constexpr bool call_five_drawn_right() {
   g.name = "call_five";
   g.lits.push_back(lit{dtype::int32, 0, 0, 0, 1});
   g.vals.push_back(5);
-  const std::uint32_t five_lit = g.add(node{node_kind::literal, 0, 0});
-  const std::uint32_t five_fn = g.add(node{node_kind::lambda, five_lit, 0});  // no parameter
-  const std::uint32_t call = g.add(node{node_kind::call, five_fn, no_node});
+  const std::uint32_t five_lit = add_node(g, node{node_kind::literal, 0, 0});
+  const std::uint32_t five_fn = add_node(g, node{node_kind::lambda, five_lit, 0});  // no parameter
+  const std::uint32_t call = add_node(g, node{node_kind::call, five_fn, no_node});
   g.bind(call);
-  const std::uint32_t arg = g.add(node{node_kind::param_ref});
-  const std::uint32_t sym = g.add(node{node_kind::symbol_ref, call});
+  const std::uint32_t arg = add_node(g, node{node_kind::param_ref});
+  const std::uint32_t sym = add_node(g, node{node_kind::symbol_ref, call});
   g.elems.push_back(struct_elem{arg});
   g.elems.push_back(struct_elem{sym});
-  const std::uint32_t tuple = g.add(node{node_kind::struct_, 0, 2});
-  const std::uint32_t block = g.add(node{node_kind::block, tuple});
-  const std::uint32_t root = g.add(node{node_kind::lambda, block, 1});
+  const std::uint32_t tuple = add_node(g, node{node_kind::struct_, 0, 2});
+  const std::uint32_t block = add_node(g, node{node_kind::block, tuple});
+  const std::uint32_t root = add_node(g, node{node_kind::lambda, block, 1});
   const structural_writer w(g, root, false);
   std::vector<char> out;
   out.assign(w.size(), ' ');

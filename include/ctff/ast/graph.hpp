@@ -58,12 +58,9 @@ struct graph {
   std::string_view name{};   // the context name: name, or name_<suffix> on a clash
   std::uint32_t suffix = 0;
 
+  // (No `add` for nodes: a trace adds them with trace_ctx::add, trace/context.hpp, which keeps
+  // their binding-order bookkeeping in step.)
   CTFF_DEFER  // (as the functions: core/defer.hpp)
-  constexpr std::uint32_t add(const node& n) {
-    nodes.push_back(n);
-    return static_cast<std::uint32_t>(nodes.size() - 1);
-  }
-  CTFF_DEFER
   constexpr std::uint32_t bind(std::uint32_t id) {
     bindings.push_back(id);
     return static_cast<std::uint32_t>(bindings.size() - 1);

@@ -73,10 +73,10 @@ struct trace_ctx : graph {
     for (auto* d : deferred) delete d;
   }
 
-  // (Hides graph::add: every node of a trace gets its bookkeeping.)
+  // The only way a node enters a trace: with its bookkeeping (graph has no `add`).
   constexpr std::uint32_t add(const node& n) {
     order.push_back(new_node_order);
-    nodes.push_back(n);  // (graph::add written out: a call costs the constant evaluators most)
+    nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
   }
   template <class T>
