@@ -84,10 +84,10 @@ constexpr printed print_bits(dtype dt, std::initializer_list<std::int64_t> shape
   l.val_count = static_cast<std::uint32_t>(bits.size());
   printed out;
   ctff::detail::text_sink count{};
-  ctff::detail::print_literal(g, l, count);
+  ctff::detail::print_literal(ctff::detail::literal_of(g, l), count);
   if (count.n > out.c.size()) return out;
   ctff::detail::text_sink s{out.c.data()};
-  ctff::detail::print_literal(g, l, s);
+  ctff::detail::print_literal(ctff::detail::literal_of(g, l), s);
   out.n = s.n;
   return out;
 }
@@ -108,10 +108,10 @@ std::string print_bits_at_run_time(dtype dt, std::initializer_list<std::int64_t>
   g.vals.append(v.data(), v.size());
   l.val_count = static_cast<std::uint32_t>(v.size());
   ctff::detail::text_sink count{};
-  ctff::detail::print_literal(g, l, count);
+  ctff::detail::print_literal(ctff::detail::literal_of(g, l), count);
   std::string out(count.n, '\0');
   ctff::detail::text_sink s{out.data()};
-  ctff::detail::print_literal(g, l, s);
+  ctff::detail::print_literal(ctff::detail::literal_of(g, l), s);
   return out;
 }
 
@@ -1020,7 +1020,7 @@ constexpr int first_scalar_mismatch(Load load) {
     l.val_count = 1;
     std::array<char, 64> buf{};
     ctff::detail::text_sink s{buf.data()};
-    ctff::detail::print_literal(g, l, s);
+    ctff::detail::print_literal(ctff::detail::literal_of(g, l), s);
     if (std::string_view(buf.data(), s.n) != scalar_cases[i].text) return static_cast<int>(i);
   }
   return -1;
@@ -1038,7 +1038,7 @@ constexpr int first_array_mismatch(Load load) {
     l.val_count = 8;
     std::array<char, 256> buf{};
     ctff::detail::text_sink s{buf.data()};
-    ctff::detail::print_literal(g, l, s);
+    ctff::detail::print_literal(ctff::detail::literal_of(g, l), s);
     if (std::string_view(buf.data(), s.n) != array_cases[i].text) return static_cast<int>(i);
   }
   return -1;

@@ -6,6 +6,7 @@
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/core/sink.hpp"
+#include "ctff/numpy/literal.hpp"
 
 namespace ctff::detail {
 
@@ -32,12 +33,6 @@ constexpr std::uint32_t list_field(dtype d) {
     case dtype::invalid: break;
   }
   return 0;
-}
-
-// Values stored per element: two for complex numbers and strings (offset, length).
-CTFF_DEFER
-constexpr std::uint32_t slots_per_value(dtype d) {
-  return (d == dtype::complex64 || d == dtype::complex128 || d == dtype::str) ? 2 : 1;
 }
 
 // One stored slot of a packed numeric list: fixed 4 or 8 bytes for floating point, else a varint

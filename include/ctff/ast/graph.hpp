@@ -11,6 +11,7 @@
 #include "ctff/ast/node.hpp"
 #include "ctff/core/byte_view.hpp"
 #include "ctff/core/scratch.hpp"
+#include "ctff/numpy/literal.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -132,6 +133,12 @@ struct graph_view {
                      : chars_at(e.compact_off, e.compact_len);
   }
 };
+
+// Literal l of g as numpy's printers read it (numpy/literal.hpp, `literal_ref`).
+constexpr literal_ref literal_of(const graph_view& g, const lit& l) {
+  return {l.dt, l.dim_count, g.dims.data() + l.dim_begin, g.vals.data() + l.val_begin,
+          g.chars.data()};
+}
 
 // Digits of n, for spelling `fc_<name>_symbol_<n>`.
 CTFF_DEFER

@@ -108,7 +108,7 @@ class basic_printer {
         s.put(')');
         return;
       case node_kind::literal:
-        print_literal(g_, g_.lits.p[n.a], s);
+        print_literal(literal_of(g_, g_.lits.p[n.a]), s);
         return;
       case node_kind::embedded: {
         const std::string_view t = g_.embed_text(g_.embeds.p[n.a], s.formatted);

@@ -114,12 +114,12 @@ class basic_structural_text {
         return;
       case node_kind::literal:
         if constexpr (std::is_same_v<Sink, text_sink>) {
-          put_literal_label(g_, g_.lits.p[n.a], s);
+          put_literal_label(literal_of(g_, g_.lits.p[n.a]), s);
         } else {
           scratch<char> buf;
           buf.assign(static_cast<std::size_t>(len), ' ');
           text_sink t{buf.data()};
-          put_literal_label(g_, g_.lits.p[n.a], t);
+          put_literal_label(literal_of(g_, g_.lits.p[n.a]), t);
           for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
         }
         return;

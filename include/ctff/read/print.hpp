@@ -93,7 +93,7 @@ class tree_printer {
         s.put(')');
         return;
       case block_kind::literal:
-        print_literal(tree_access::pool(t_), tree_access::pool(t_).lits[n.b], s);
+        print_literal(literal_of(tree_access::pool(t_), tree_access::pool(t_).lits[n.b]), s);
         return;
       case block_kind::tensorflow:
       case block_kind::xla:

@@ -268,7 +268,7 @@ class tree_drawer {
   void put_leaf(std::uint32_t i, text_sink& s) const {
     const block_node& n = t_.node(i);
     if (n.kind == block_kind::literal) {
-      put_literal_label(tree_access::pool(t_), tree_access::pool(t_).lits[n.b], s);
+      put_literal_label(literal_of(tree_access::pool(t_), tree_access::pool(t_).lits[n.b]), s);
     } else {
       put_opaque_label(t_, i, s, true);
     }
