@@ -226,17 +226,17 @@ TEST_CASE("checker: the type system's rules", "[check]") {
   }
   SECTION("a sequence inside a sequence") {
     require_error(text("type { sequence { element { sequence { element { tensor { dtype: DT_INT32 } } } } } } data {}"),
-                  "type.sequence.element", "a sequence type inside a sequence type");
+                  "type.sequence.element", "a sequence type inside the sequence type at type; a sequence cannot contain");
   }
   SECTION("a federated type inside a federated type") {
     require_error(text("type { federated { placement { value { uri: 'server' } } member { federated { "
                        "placement { value { uri: 'clients' } } member { tensor { dtype: DT_INT32 } } } } } } data {}"),
-                  "type.federated.member", "a federated type inside a federated type");
+                  "type.federated.member", "a federated type inside the federated type at type; a federated member");
   }
   SECTION("a function type inside a federated type") {
     require_error(text("type { federated { placement { value { uri: 'server' } } member { function { "
                        "result { tensor { dtype: DT_INT32 } } } } } } data {}"),
-                  "type.federated.member", "a function type inside a federated type");
+                  "type.federated.member", "a function type inside the federated type at type");
   }
   SECTION("duplicate struct names") {
     require_error(text("type { struct { element { name: 'a' value { tensor { dtype: DT_INT32 } } } "
@@ -248,8 +248,12 @@ TEST_CASE("checker: the type system's rules", "[check]") {
                   "an abstract type (`T`); federated_language cannot read abstract types back");
   }
   SECTION("a dimension below -1") {
-    require_error(text("type { tensor { dtype: DT_INT32 dims: -2 } } data {}"), "type",
-                  "tensor dimension 0 is -2; a dimension is >= 0, or -1 when unknown");
+    require_error(text("type { tensor { dtype: DT_INT32 dims: -2 } } data {}"), "type.tensor.dims[0]",
+                  "dimension -2 is invalid; a dimension is >= 0, or -1 when unknown");
+  }
+  SECTION("a tensor of unknown rank with dims") {
+    require_error(text("type { tensor { dtype: DT_INT32 dims: 2 unknown_rank: true } } data {}"), "type.tensor",
+                  "unknown_rank is set together with 1 dims");
   }
   SECTION("check_or_throw lists the errors") {
     const auto t = ctff::read_computation(text("data {}").SerializeAsString());

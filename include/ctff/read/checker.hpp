@@ -2,7 +2,8 @@
 // located by its path from the root (ctff/read/path.hpp). The rules:
 //   * types: every node has one; federated types hold no federated or function type, sequences
 //     no federated, function or sequence type; struct element names are unique; no abstract
-//     types; tensor dimensions are >= 0 or -1 (unknown), and a tensor of unknown rank has none;
+//     types; tensor dimensions are >= 0 or -1 (unknown), and a tensor of unknown rank has none
+//     (read/type_rules.hpp, which proto's read_type applies too);
 //   * Reference: names the innermost enclosing Lambda parameter or an earlier local of an
 //     enclosing Block (so no name refers to itself or to a later local), with that binding's type;
 //   * Selection: the source is a struct and the index within it; the type is the element's;

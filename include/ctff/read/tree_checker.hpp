@@ -12,6 +12,7 @@
 #include "ctff/read/intrinsic_signatures.hpp"
 #include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
+#include "ctff/read/type_rules.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/instance.hpp"
 #include "ctff/types/print.hpp"
@@ -93,7 +94,7 @@ class tree_checker {
       error("the " + std::string(block_kind_name(n.kind)) + " has no type (Computation.type is missing)");
     } else {
       path_.push_back(path_frame{"type", -1, {}});
-      type_rules(ty, no_index, no_index);
+      type_rules(ty);
       path_.pop_back();
     }
     switch (n.kind) {
@@ -117,70 +118,12 @@ class tree_checker {
     }
   }
 
-  // The type system's own rules on type node i (inside the federated/sequence type at fed/seq).
-  void type_rules(std::uint32_t i, std::uint32_t fed, std::uint32_t seq) {
-    const type_node& n = tn(i);
-    switch (n.kind) {
-      case type_kind::tensor:
-        if (n.unknown_rank && n.dim_count)
-          error("a tensor type of unknown rank with " + std::to_string(n.dim_count) + " dims");
-        for (std::uint32_t k = 0; k != n.dim_count; ++k) {
-          const std::int64_t d = t_.types.dims[n.dim_begin + k];
-          if (d < -1)
-            error("tensor dimension " + std::to_string(k) + " is " + std::to_string(d) +
-                  "; a dimension is >= 0, or -1 when unknown");
-        }
-        return;
-      case type_kind::struct_:
-        for (std::uint32_t k = 0; k != n.kid_count; ++k) {
-          const std::uint32_t c = t_.types.kid(i, k);
-          const std::string_view name = t_.types.name(c);
-          path_.push_back(path_frame{"struct", k, name});
-          if (!name.empty()) {
-            for (std::uint32_t j = 0; j != k; ++j)
-              if (t_.types.name(t_.types.kid(i, j)) == name) {
-                error("duplicate struct element name `" + std::string(name) + "` (element " + std::to_string(j) +
-                      " has the same name)");
-                break;
-              }
-          }
-          type_rules(c, fed, seq);
-          path_.pop_back();
-        }
-        return;
-      case type_kind::sequence:
-        if (seq != no_index) error("a sequence type inside a sequence type");
-        path_.push_back(path_frame{"sequence.element", -1, {}});
-        type_rules(t_.types.kid(i, 0), fed, i);
-        path_.pop_back();
-        return;
-      case type_kind::function:
-        if (fed != no_index) error("a function type inside a federated type");
-        if (seq != no_index) error("a function type inside a sequence type");
-        if (n.has_param) {
-          path_.push_back(path_frame{"function.parameter", -1, {}});
-          type_rules(t_.types.kid(i, 0), fed, seq);
-          path_.pop_back();
-        }
-        path_.push_back(path_frame{"function.result", -1, {}});
-        type_rules(t_.types.kid(i, n.has_param ? 1 : 0), fed, seq);
-        path_.pop_back();
-        return;
-      case type_kind::federated:
-        if (fed != no_index) error("a federated type inside a federated type");
-        if (seq != no_index) error("a federated type inside a sequence type");
-        path_.push_back(path_frame{"federated.member", -1, {}});
-        type_rules(t_.types.kid(i, 0), i, seq);
-        path_.pop_back();
-        return;
-      case type_kind::placement:
-        return;
-      case type_kind::abstract:
-        error("an abstract type (`" + std::string(t_.types.label(i)) +
-              "`); federated_language cannot read abstract types back");
-        return;
-    }
+  // The type system's own rules on type node i (read/type_rules.hpp), every violation an error.
+  void type_rules(std::uint32_t i) {
+    check_type_rules(t_.types, i, path_, /*abstract_allowed=*/false,
+                     [this](std::string problem) { error(std::move(problem)); });
   }
+
 
   void reference(std::uint32_t i, std::uint32_t ty) {
     const std::string_view name = t_.text(i);
