@@ -289,4 +289,10 @@ TEST_CASE("reader: hostile input is a read_error naming what and where", "[read]
     const std::string m = unhex("0a14 3a12 0a08 1206 0a04 6d617273 1a04 2202 0803" "3203 0a01 78");
     CHECK_THAT(read_failure(m), Catch::Contains("type.federated.placement") && Catch::Contains("unknown placement URI `mars`"));
   }
+  SECTION("a placement type with an instance label") {
+    // type{placement{instance_label{label: "P"}}} reference{x}: a tree written back byte for byte
+    // cannot keep the label (a Type read alone, proto's read_type, skips it).
+    const std::string m = unhex("0a07 3205 0a03 0a0150" "3203 0a01 78");
+    CHECK_THAT(read_failure(m), Catch::Contains("type.placement") && Catch::Contains("instance_label is set"));
+  }
 }

@@ -229,12 +229,17 @@ class type_message_reader : public wire_reader {
     return t_.types.add(n);
   }
 
-  // PlacementType.instance_label (field 1) is skipped, as federated_language reads the type.
+  // PlacementType.instance_label (field 1): a Type read alone skips it, as federated_language
+  // does; a Computation's tree, written back byte for byte, has no room for it and rejects it.
   std::uint32_t placement_type(ptr p, ptr end) {
     while (p != end) {
       at_ = p;
       const field f = tag(p, end);
       if (f.number != 1) unknown(f, "PlacementType");
+      if (!skip_instance_label_) {
+        push("placement");
+        fail(f.at, "PlacementType.instance_label is set; federated_language writes the placement type empty");
+      }
       p = delimited(f, p, end, "PlacementType.instance_label");
     }
     type_node n{};
@@ -326,6 +331,7 @@ class type_message_reader : public wire_reader {
   }
 
   computation_tree t_;
+  bool skip_instance_label_ = false;
   std::vector<std::uint32_t> type_scratch_;
   std::vector<std::string_view> name_scratch_;
 };
@@ -334,7 +340,9 @@ class type_message_reader : public wire_reader {
 class lone_type_reader : public type_message_reader {
  public:
   lone_type_reader(const unsigned char* data, std::size_t size, read_limits limits)
-      : type_message_reader(data, size, limits) {}
+      : type_message_reader(data, size, limits) {
+    skip_instance_label_ = true;
+  }
 
   type_desc run() {
     check_size();
