@@ -295,13 +295,7 @@ class type_message_reader : public wire_reader {
       if (f.number != 2) unknown(f, "PlacementSpec");
       once(seen, f, "PlacementSpec.value");
       ptr e = delimited(f, p, end, "PlacementSpec.value");
-      std::string_view uri;
-      while (p != e) {
-        at_ = p;
-        const field g = tag(p, e);
-        if (g.number != 1) unknown(g, "Placement");
-        uri = string(g, p, e, "Placement.uri");
-      }
+      const std::string_view uri = only_string(p, e, "Placement", "Placement.uri");
       if (uri == "clients") {
         where = placement_kind::clients;
       } else if (uri == "server") {
@@ -315,17 +309,23 @@ class type_message_reader : public wire_reader {
     return where;
   }
 
-  // PlacementSpec.label (a PlacementLabel{label = 1}): read only to name it in the error.
-  [[noreturn]] void label(const field& f, ptr& p, ptr end) {
-    push("label");
-    ptr e = delimited(f, p, end, "PlacementSpec.label");
+  // A message [p, e) whose one field, 1, is a string (Placement{uri}, PlacementLabel{label}).
+  std::string_view only_string(ptr& p, ptr e, const char* message, const char* what) {
     std::string_view text;
     while (p != e) {
       at_ = p;
       const field g = tag(p, e);
-      if (g.number != 1) unknown(g, "PlacementLabel");
-      text = string(g, p, e, "PlacementLabel.label");
+      if (g.number != 1) unknown(g, message);
+      text = string(g, p, e, what);
     }
+    return text;
+  }
+
+  // PlacementSpec.label (a PlacementLabel{label = 1}): read only to name it in the error.
+  [[noreturn]] void label(const field& f, ptr& p, ptr end) {
+    push("label");
+    ptr e = delimited(f, p, end, "PlacementSpec.label");
+    const std::string_view text = only_string(p, e, "PlacementLabel", "PlacementLabel.label");
     fail(f.at, "the placement is given by a label (`" + std::string(text) +
                    "`); federated_language reads only PlacementSpec.value");
   }
