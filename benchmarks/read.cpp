@@ -1,7 +1,8 @@
 // Reading + checking a Computation (ctff/read) against protobuf's ParseFromString of the same
 // bytes, paired (alternated in one loop, see bench_common.hpp `paired`): the counter `ratio` is
 // (read + check) / parse. Inputs: the goldens (traced; their bytes equal Python's) and the
-// 1000-call broadcast -> map -> sum chain. docs/performance.md reports the numbers.
+// 1000-call broadcast -> map -> sum chain, and a struct type of 100,000 named elements.
+// docs/performance.md reports the numbers.
 //
 //   read_check/<name>  paired: ctff::read_computation + ctff::check  vs  ParseFromString
 //   read/<name>        paired: ctff::read_computation alone          vs  ParseFromString
@@ -50,6 +51,32 @@ void register_input(const std::string& name, const std::string& bytes) {
   })->Unit(benchmark::kMicrosecond);
 }
 
+// A Computation whose type is a struct of n named int32 elements (and a Data body): the checker's
+// struct rules must stay linear in n (hostile input may hold millions of elements).
+std::string wide_struct(int n) {
+  auto varint = [](std::string& s, std::size_t v) {
+    for (; v >= 0x80; v >>= 7) s += static_cast<char>(v | 0x80);
+    s += static_cast<char>(v);
+  };
+  auto field = [&](std::string& s, int number, const std::string& payload) {
+    varint(s, static_cast<std::size_t>(number) << 3 | 2);
+    varint(s, payload.size());
+    s += payload;
+  };
+  std::string int32, elements, type, computation;
+  field(int32, 4, std::string("\x08\x03", 2));  // Type.tensor{dtype: DT_INT32}
+  for (int k = 0; k != n; ++k) {
+    std::string element;
+    field(element, 1, "e" + std::to_string(k));
+    field(element, 2, int32);
+    field(elements, 1, element);
+  }
+  field(type, 2, elements);
+  field(computation, 1, type);
+  field(computation, 10, "");  // data {}
+  return computation;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,6 +89,7 @@ int main(int argc, char** argv) {
   register_input("federated_values", federated_values.bytes().str());
   register_input("fedavg", fedavg.bytes().str());
   register_input("chain1000", runtime_chain<1000>(1).bytes().str());
+  register_input("struct100k", wide_struct(100000));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -243,6 +243,14 @@ TEST_CASE("checker: the type system's rules", "[check]") {
                        "element { name: 'a' value { tensor { dtype: DT_INT32 } } } } } data {}"),
                   "type.struct[1](a)", "duplicate struct element name `a` (element 0 has the same name)");
   }
+  SECTION("duplicate names in a large struct: the first element of the name is named") {
+    std::string elements;
+    for (int k = 0; k != 300; ++k)
+      elements += "element { name: 'n" + std::to_string(k == 250 ? 7 : k) +
+                  "' value { tensor { dtype: DT_INT32 } } } ";
+    require_error(text("type { struct { " + elements + "} } data {}"), "type.struct[250](n7)",
+                  "duplicate struct element name `n7` (element 7 has the same name)");
+  }
   SECTION("an abstract type") {
     require_error(text("type { abstract { label: 'T' } } data {}"), "type",
                   "an abstract type (`T`); federated_language cannot read abstract types back");

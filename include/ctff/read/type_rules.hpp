@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "ctff/read/path.hpp"
@@ -45,21 +46,22 @@ class type_rule_walk {
             at({"tensor.dims", k, {}},
                "dimension " + std::to_string(v) + " is invalid; a dimension is >= 0, or -1 when unknown");
         return;
-      case type_kind::struct_:
+      case type_kind::struct_: {
+        // Each name's first element: linear in the elements (hostile input may have millions).
+        std::unordered_map<std::string_view, std::uint32_t> first;
         for (std::uint32_t k = 0; k != n.kid_count; ++k) {
           const std::uint32_t c = d_.kid(i, k);
           const std::string_view name = d_.name(c);
           path_.push_back(path_frame{"struct", k, name});
-          for (std::uint32_t j = 0; !name.empty() && j != k; ++j)
-            if (d_.name(d_.kid(i, j)) == name) {
+          if (!name.empty())
+            if (const auto [at, fresh] = first.emplace(name, k); !fresh)
               report_("duplicate struct element name `" + std::string(name) + "` (element " +
-                      std::to_string(j) + " has the same name)");
-              break;
-            }
+                      std::to_string(at->second) + " has the same name)");
           node(c, fed, seq);
           path_.pop_back();
         }
         return;
+      }
       case type_kind::sequence:
         if (seq != none) inside("sequence", seq, in_sequence);
         below("sequence.element", d_.kid(i, 0), fed, path_.size());
