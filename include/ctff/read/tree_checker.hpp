@@ -10,6 +10,7 @@
 
 #include "ctff/read/check_error.hpp"
 #include "ctff/read/intrinsic_signatures.hpp"
+#include "ctff/read/name_scope.hpp"
 #include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/type_rules.hpp"
@@ -51,11 +52,6 @@ class tree_checker {
   }
 
  private:
-  struct binding {
-    std::string_view name;
-    std::uint32_t type;  // no_index: unknown (the binder has no usable type)
-  };
-
   void error(std::string problem) {
     if (errors_.size() < max_) errors_.push_back(check_error{path_string(path_), std::move(problem)});
   }
@@ -127,11 +123,10 @@ class tree_checker {
 
   void reference(std::uint32_t i, std::uint32_t ty) {
     const std::string_view name = t_.text(i);
-    for (std::size_t k = scope_.size(); k-- > 0;) {
-      if (scope_[k].name != name) continue;
-      if (ty != no_index && scope_[k].type != no_index && !equivalent(ty, scope_[k].type))
+    if (const std::uint32_t* bound = scope_.find(name)) {
+      if (ty != no_index && *bound != no_index && !equivalent(ty, *bound))
         error("Reference `" + std::string(name) + "` has type " + type_text(ty) + " but what it names has type " +
-              type_text(scope_[k].type));
+              type_text(*bound));
       return;
     }
     error("Reference `" + std::string(name) +
@@ -222,9 +217,9 @@ class tree_checker {
       if (tn(ty).has_param) pt = t_.types.kid(ty, 0);
     }
     const std::size_t mark = scope_.size();
-    if (!param.empty()) scope_.push_back(binding{param, pt});
+    if (!param.empty()) scope_.push(param, pt);
     child(n.a, "lambda.result");
-    scope_.resize(mark);
+    scope_.pop_to(mark);
     if (fn) same(t_.types.kid(ty, tn(ty).has_param ? 1 : 0), t_.node(n.a).type, "the result's type");
   }
 
@@ -234,10 +229,10 @@ class tree_checker {
     for (std::uint32_t k = 0; k != n.count; ++k) {
       const block_elem& e = t_.elem(i, k);
       child(e.value, "block.local", k, t_.name(e));
-      scope_.push_back(binding{t_.name(e), t_.node(e.value).type});
+      scope_.push(t_.name(e), t_.node(e.value).type);
     }
     child(n.a, "block.result");
-    scope_.resize(mark);
+    scope_.pop_to(mark);
     same(ty, t_.node(n.a).type, "the result's type");
   }
 
@@ -288,7 +283,7 @@ class tree_checker {
   std::size_t max_;
   std::vector<check_error> errors_;
   std::vector<path_frame> path_;
-  std::vector<binding> scope_;
+  name_scope<std::uint32_t> scope_;  // each name's type (no_index: the binder has none usable)
 };
 
 }  // namespace ctff::detail
