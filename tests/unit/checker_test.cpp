@@ -220,6 +220,24 @@ TEST_CASE("checker: intrinsics, placements, literals", "[check]") {
   }
 }
 
+// A Reference names the innermost binding of its name; a Block's locals go out of scope with it.
+TEST_CASE("checker: shadowed names", "[check]") {
+  const std::string i32 = "tensor { dtype: DT_INT32 }", f32 = "tensor { dtype: DT_FLOAT }";
+  const auto lambda = [&](const std::string& block_result_type, const std::string& after_type) {
+    return text("type { function { parameter { " + i32 + " } result { struct { element { value { " + f32 +
+                " } } element { value { " + i32 + " } } } } } } lambda { parameter_name: 'x' result { "
+                "type { struct { element { value { " + f32 + " } } element { value { " + i32 + " } } } } "
+                "struct { element { value { type { " + f32 + " } block { local { name: 'x' value { type { " +
+                f32 + " } data {} } } result { type { " + block_result_type + " } reference { name: 'x' } } } } }"
+                " element { value { type { " + after_type + " } reference { name: 'x' } } } } } }");
+  };
+  CHECK(errors_of(lambda(f32, i32)).empty());
+  require_error(lambda(i32, i32), "lambda.result.struct[0].block.result",
+                "Reference `x` has type int32 but what it names has type float32");
+  require_error(lambda(f32, f32), "lambda.result.struct[1]",
+                "Reference `x` has type float32 but what it names has type int32");
+}
+
 TEST_CASE("checker: the type system's rules", "[check]") {
   SECTION("no type") {
     require_error(text("data {}"), "", "the data has no type (Computation.type is missing)");
