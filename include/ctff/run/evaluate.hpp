@@ -20,14 +20,25 @@ namespace ctff::detail {
 
 // Names in scope: a linked list, innermost first, shared by the closures made in it.
 struct scope_node {
-  std::shared_ptr<const scope_node> outer;
+  mutable std::shared_ptr<const scope_node> outer;  // (mutable: unlinked when destroyed, below)
   std::string_view name;
   dynamic_value v;
+
+  scope_node(std::shared_ptr<const scope_node> o, std::string_view n, dynamic_value x)
+      : outer(std::move(o)), name(n), v(std::move(x)) {}
+  scope_node(const scope_node&) = delete;
+  scope_node& operator=(const scope_node&) = delete;
+  // Frees the nodes only this one holds one by one: a Block of a million locals is a list that
+  // long, and letting each node's destructor free the next would overflow the stack.
+  ~scope_node() {
+    std::shared_ptr<const scope_node> next = std::move(outer);
+    while (next && next.use_count() == 1) next = std::move(next->outer);
+  }
 };
 using scope = std::shared_ptr<const scope_node>;
 
 inline scope bind(scope outer, std::string_view name, dynamic_value v) {
-  return std::make_shared<const scope_node>(scope_node{std::move(outer), name, std::move(v)});
+  return std::make_shared<const scope_node>(std::move(outer), name, std::move(v));
 }
 
 // A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
