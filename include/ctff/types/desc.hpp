@@ -25,7 +25,9 @@ struct type_node {
   std::uint32_t kid_begin = 0, kid_count = 0;      // children, in `kids`
   std::uint32_t dim_begin = 0, dim_count = 0;      // tensor dims, in `dims`
   std::uint32_t name_begin = 0, name_len = 0;      // element name in the parent struct (in `chars`)
-  const char* name_at = nullptr;  // or there, in static storage (describe<T>(): no copy)
+  const char* name_at = nullptr;    // or there, in static storage (describe<T>(): no copy),
+  bool name_static = false;         // when this is set (g++'s -fsanitize=undefined rejects
+                                    // comparing a static object's address with null in a constant)
   std::uint32_t label_begin = 0, label_len = 0;    // abstract label (in `chars`)
 };
 
@@ -45,7 +47,7 @@ struct type_desc {
   constexpr std::string_view name(std::uint32_t i) const {
     const auto& n = nodes[i];
     if (!n.name_len) return {};
-    return std::string_view(n.name_at ? n.name_at : chars.data() + n.name_begin, n.name_len);
+    return std::string_view(n.name_static ? n.name_at : chars.data() + n.name_begin, n.name_len);
   }
   constexpr std::string_view label(std::uint32_t i) const {
     const auto& n = nodes[i];
@@ -65,7 +67,7 @@ struct type_desc {
   }
   CTFF_DEFER
   constexpr void set_name(std::uint32_t i, std::string_view s) {
-    nodes[i].name_at = nullptr;
+    nodes[i].name_static = false;
     nodes[i].name_begin = add_chars(s);
     nodes[i].name_len = static_cast<std::uint32_t>(s.size());
   }
@@ -114,6 +116,7 @@ struct desc_builder<struct_t<E...>> {
     for (std::size_t i = 1; i <= sizeof...(E); ++i)
       if (!names[i].empty()) {
         d.nodes[k[i]].name_at = names[i].data();
+        d.nodes[k[i]].name_static = true;
         d.nodes[k[i]].name_len = static_cast<std::uint32_t>(names[i].size());
       }
     type_node n{};
