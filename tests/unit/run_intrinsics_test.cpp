@@ -582,6 +582,30 @@ TEST_CASE("run blocks: a later local shadows an earlier one and the parameter; l
   CHECK(on_threads(1).run(tree, s(3)) == make_struct_value({s(36), s(6), s(12), s(42), s(36)}));
 }
 
+TEST_CASE("run a Block of 100,000 locals: each reference is found in constant time", "[run]") {
+  // (p -> (let l0=p, l1=l0, l2=l0, ..., l99999=l0 in <l0, l99999, p>)), as wire bytes.
+  const std::string i = w::tensor(3), ii = w::struct_type({{"", i}, {"", i}, {"", i}});
+  std::vector<w::named> locals{{"l0", w::ref(i, "p")}};
+  for (int k = 1; k != 100000; ++k) locals.emplace_back("l" + std::to_string(k), w::ref(i, "l0"));
+  const std::string body = w::block(
+      ii, locals, w::strct(ii, {{"", w::ref(i, "l0")}, {"", w::ref(i, "l99999")}, {"", w::ref(i, "p")}}));
+  const computation_tree tree = read_computation(w::lambda(w::function(i, ii), "p", body));
+  auto s = [](i32 v) { return make_scalar<dtype::int32>(v); };
+  CHECK(on_threads(1).run(tree, s(7)) == make_struct_value({s(7), s(7), s(7)}));
+}
+
+TEST_CASE("run a reference to a name nothing binds: an execution error at the reference", "[run]") {
+  // (x -> <x, (let y=x in y), y>): the last y is outside the Block that binds it.
+  const std::string i = w::tensor(3), pair = w::struct_type({{"", i}, {"", i}, {"", i}});
+  const std::string body = w::strct(
+      pair, {{"", w::ref(i, "x")}, {"", w::block(i, {{"y", w::ref(i, "x")}}, w::ref(i, "y"))}, {"", w::ref(i, "y")}});
+  const computation_tree tree = read_computation(w::lambda(w::function(i, pair), "x", body));
+  const execution_error e =
+      execution_error_of([&] { on_threads(1).run(tree, make_scalar<dtype::int32>(1)); });
+  CHECK(std::string(e.what()).find("the reference y is not bound") != std::string::npos);
+  CHECK(e.path() == "lambda.result.struct[2]");
+}
+
 TEST_CASE("run a lambda inside federated_map that uses its enclosing computation's values", "[run]") {
   // (arg -> (let k=generic_plus(<arg[1],arg[1]>)
   //          in federated_map(<(x -> generic_plus(<generic_multiply(<x,arg[1]>),k>)),arg[0]>)))

@@ -68,8 +68,8 @@ inline std::string intrinsic(const std::string& type, const std::string& uri) {
 inline std::string lambda(const std::string& type, const std::string& param, const std::string& result) {
   return comp(type, field(4, (param.empty() ? std::string() : field(1, param)) + field(2, result)));
 }
-inline std::string block(const std::string& type, std::initializer_list<named> locals,
-                         const std::string& result) {
+template <class Locals = std::initializer_list<named>>
+inline std::string block(const std::string& type, const Locals& locals, const std::string& result) {
   std::string s;
   for (const auto& [name, value] : locals) s += field(1, field(1, name) + field(2, value));
   return comp(type, field(5, s + field(2, result)));

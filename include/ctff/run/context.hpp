@@ -18,6 +18,7 @@
 #include "ctff/run/budget.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/fault.hpp"
+#include "ctff/run/resolve.hpp"
 #include "ctff/run/thread_pool.hpp"
 #include "ctff/run/value.hpp"
 
@@ -30,13 +31,14 @@ using opaque_binding = std::function<dynamic_value(const dynamic_value* arg)>;
 namespace detail {
 
 // A tree and, per node, its parent and the step from it: errors spell the path from the root
-// the way the checker does (`lambda.result.call.argument`).
+// the way the checker does (`lambda.result.call.argument`); per Reference, where its value is.
 class program {
  public:
   explicit program(std::shared_ptr<const computation_tree> t) : t_(std::move(t)) {
     const computation_tree& tree = *t_;
     up_.assign(tree.nodes.size(), step{no_index, nullptr, -1, {}});
     constants_.resize(tree.nodes.size());
+    references_ = resolve_references(tree);
     for (std::uint32_t i = 0; i != tree.nodes.size(); ++i) {
       const block_node& n = tree.node(i);
       auto link = [&](std::uint32_t kid, const char* what, std::int64_t index = -1,
@@ -72,6 +74,8 @@ class program {
   // What evaluating node i always gives (literals, intrinsic functions), made once; null: none.
   const dynamic_value& constant(std::uint32_t i) const { return constants_[i]; }
   void set_constant(std::uint32_t i, dynamic_value v) { constants_[i] = std::move(v); }
+  // Where Reference node i finds its value (run/resolve.hpp).
+  const frame_slot& reference(std::uint32_t i) const { return references_[i]; }
   const std::shared_ptr<const computation_tree>& shared_tree() const { return t_; }
 
   std::string path(std::uint32_t i) const {
@@ -93,6 +97,7 @@ class program {
   std::shared_ptr<const computation_tree> t_;
   std::vector<step> up_;
   std::vector<dynamic_value> constants_;
+  std::vector<frame_slot> references_;
 };
 
 }  // namespace detail

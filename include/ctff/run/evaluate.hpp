@@ -18,28 +18,24 @@
 
 namespace ctff::detail {
 
-// Names in scope: a linked list, innermost first, shared by the closures made in it.
-struct scope_node {
-  mutable std::shared_ptr<const scope_node> outer;  // (mutable: unlinked when destroyed, below)
-  std::string_view name;
-  dynamic_value v;
+// The values in scope: a chain of frames, innermost first, shared by the closures made in it. A
+// Lambda's call makes a frame of its parameter, a Block one of its locals (filled in order); a
+// Reference knows which frame and slot it reads (run/resolve.hpp).
+struct value_frame {
+  std::shared_ptr<value_frame> outer;
+  std::vector<dynamic_value> slots;
 
-  scope_node(std::shared_ptr<const scope_node> o, std::string_view n, dynamic_value x)
-      : outer(std::move(o)), name(n), v(std::move(x)) {}
-  scope_node(const scope_node&) = delete;
-  scope_node& operator=(const scope_node&) = delete;
-  // Frees the nodes only this one holds one by one: a Block of a million locals is a list that
-  // long, and letting each node's destructor free the next would overflow the stack.
-  ~scope_node() {
-    std::shared_ptr<const scope_node> next = std::move(outer);
+  value_frame(std::shared_ptr<value_frame> o, std::size_t n) : outer(std::move(o)), slots(n) {}
+  value_frame(const value_frame&) = delete;
+  value_frame& operator=(const value_frame&) = delete;
+  // Frees the frames only this one holds one by one, not each from the one inside it: the chain
+  // is as long as the tree is deep (read_limits::max_depth, which a user may raise).
+  ~value_frame() {
+    std::shared_ptr<value_frame> next = std::move(outer);
     while (next && next.use_count() == 1) next = std::move(next->outer);
   }
 };
-using scope = std::shared_ptr<const scope_node>;
-
-inline scope bind(scope outer, std::string_view name, dynamic_value v) {
-  return std::make_shared<const scope_node>(std::move(outer), name, std::move(v));
-}
+using scope = std::shared_ptr<value_frame>;
 
 // A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
 // expected becomes n references to its member; the reverse is an error.
@@ -152,16 +148,14 @@ class closure final : public function_impl {
     const computation_tree& t = prog_->tree();
     const block_node& n = t.node(node_);
     const std::string_view param = t.text(node_);
-    scope s = scope_;
-    if (arg && *arg) {
-      dynamic_value a = *arg;
-      if (n.type != no_index && t.types.node(n.type).has_param)
-        a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
-      s = bind(std::move(s), param, std::move(a));
-    } else if (!param.empty()) {
-      throw run_fault("a lambda with parameter " + std::string(param) + " called without argument");
-    }
     const evaluator e{prog_, c};
+    if (param.empty()) return e.eval(n.a, scope_);  // (an argument nothing can name is dropped)
+    if (!arg || !*arg)
+      throw run_fault("a lambda with parameter " + std::string(param) + " called without argument");
+    const scope s = std::make_shared<value_frame>(scope_, 1);
+    s->slots[0] = *arg;
+    if (n.type != no_index && t.types.node(n.type).has_param)
+      s->slots[0] = conform(s->slots[0], typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
     return e.eval(n.a, s);
   }
 
@@ -223,10 +217,12 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
   try {
     switch (n.kind) {
       case block_kind::reference: {
-        const std::string_view name = t.text(i);
-        for (const scope_node* p = s.get(); p; p = p->outer.get())
-          if (p->name == name) return p->v;
-        throw run_fault("the reference " + std::string(name) + " is not bound");
+        const frame_slot at = prog->reference(i);
+        const value_frame* f = s.get();
+        for (std::uint32_t k = 0; f && k != at.up && at.up != no_index; ++k) f = f->outer.get();
+        if (at.up == no_index || !f || at.slot >= f->slots.size())
+          throw run_fault("the reference " + std::string(t.text(i)) + " is not bound");
+        return f->slots[at.slot];
       }
       case block_kind::selection: {
         const dynamic_value src = eval(n.a, s);
@@ -259,12 +255,8 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
       case block_kind::lambda:
         return dynamic_value(function_data{std::make_shared<const closure>(prog, i, s)});
       case block_kind::block: {
-        scope inner = s;
-        for (std::uint32_t k = 0; k != n.count; ++k) {
-          const block_elem& el = t.elem(i, k);
-          dynamic_value v = eval(el.value, inner);
-          inner = bind(std::move(inner), t.name(el), std::move(v));
-        }
+        const scope inner = std::make_shared<value_frame>(s, n.count);
+        for (std::uint32_t k = 0; k != n.count; ++k) inner->slots[k] = eval(t.elem(i, k).value, inner);
         return eval(n.a, inner);
       }
       case block_kind::intrinsic: {
