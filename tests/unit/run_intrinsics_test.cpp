@@ -585,8 +585,13 @@ TEST_CASE("run blocks: a later local shadows an earlier one and the parameter; l
 TEST_CASE("run a Block of 100,000 locals: each reference is found in constant time", "[run]") {
   // (p -> (let l0=p, l1=l0, l2=l0, ..., l99999=l0 in <l0, l99999, p>)), as wire bytes.
   const std::string i = w::tensor(3), ii = w::struct_type({{"", i}, {"", i}, {"", i}});
+  const std::string l0 = w::ref(i, "l0");
   std::vector<w::named> locals{{"l0", w::ref(i, "p")}};
-  for (int k = 1; k != 100000; ++k) locals.emplace_back("l" + std::to_string(k), w::ref(i, "l0"));
+  for (int k = 1; k != 100000; ++k) {
+    std::string name = "l";
+    name += std::to_string(k);
+    locals.emplace_back(std::move(name), l0);
+  }
   const std::string body = w::block(
       ii, locals, w::strct(ii, {{"", w::ref(i, "l0")}, {"", w::ref(i, "l99999")}, {"", w::ref(i, "p")}}));
   const computation_tree tree = read_computation(w::lambda(w::function(i, ii), "p", body));

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ctff/read/name_hash.hpp"
+
 namespace ctff::detail {
 
 template <class Value>
@@ -48,7 +50,7 @@ class name_scope {
     std::size_t shadowed;  // the binding of the same name it hides, or none
   };
   std::vector<binding> bindings_;
-  std::unordered_map<std::string_view, std::size_t> innermost_;
+  std::unordered_map<std::string_view, std::size_t, name_hash> innermost_;
 };
 
 }  // namespace ctff::detail

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ctff/read/name_hash.hpp"
 #include "ctff/read/path.hpp"
 #include "ctff/types/desc.hpp"
 
@@ -48,7 +49,7 @@ class type_rule_walk {
         return;
       case type_kind::struct_: {
         // Each name's first element: linear in the elements (hostile input may have millions).
-        std::unordered_map<std::string_view, std::uint32_t> first;
+        std::unordered_map<std::string_view, std::uint32_t, name_hash> first;
         for (std::uint32_t k = 0; k != n.kid_count; ++k) {
           const std::uint32_t c = d_.kid(i, k);
           const std::string_view name = d_.name(c);

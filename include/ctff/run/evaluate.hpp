@@ -18,24 +18,49 @@
 
 namespace ctff::detail {
 
-// The values in scope: a chain of frames, innermost first, shared by the closures made in it. A
-// Lambda's call makes a frame of its parameter, a Block one of its locals (filled in order); a
-// Reference knows which frame and slot it reads (run/resolve.hpp).
-struct value_frame {
-  std::shared_ptr<value_frame> outer;
-  std::vector<dynamic_value> slots;
+// The values in scope: a list of bindings, innermost first, shared by the closures made in it. A
+// closure keeps the list as it was when the closure was made, so no binding ever holds a closure
+// that holds it (a Block local that is a lambda would otherwise keep itself alive). A Lambda's
+// call and a Block's locals make a frame: an index from slot to binding, so that a Reference,
+// resolved to so many frames out and a slot when the program was prepared (run/resolve.hpp),
+// finds its value without walking the bindings in between.
+struct scope_node;
+struct scope_frame {
+  const scope_node* entry = nullptr;     // the innermost binding when the frame began (none: null)
+  std::vector<const scope_node*> slots;  // each kept alive by the bindings after it
+};
+struct scope_node {
+  mutable std::shared_ptr<const scope_node> outer;  // the binding before this one (mutable:
+                                                    // unlinked when destroyed, below)
+  std::shared_ptr<scope_frame> frame;
+  dynamic_value v;
 
-  value_frame(std::shared_ptr<value_frame> o, std::size_t n) : outer(std::move(o)), slots(n) {}
-  value_frame(const value_frame&) = delete;
-  value_frame& operator=(const value_frame&) = delete;
-  // Frees the frames only this one holds one by one, not each from the one inside it: the chain
-  // is as long as the tree is deep (read_limits::max_depth, which a user may raise).
-  ~value_frame() {
-    std::shared_ptr<value_frame> next = std::move(outer);
+  scope_node(std::shared_ptr<const scope_node> o, std::shared_ptr<scope_frame> f, dynamic_value x)
+      : outer(std::move(o)), frame(std::move(f)), v(std::move(x)) {}
+  scope_node(const scope_node&) = delete;
+  scope_node& operator=(const scope_node&) = delete;
+  // Frees the bindings only this one holds one by one: a Block of a million locals is a list
+  // that long, and letting each binding's destructor free the next would overflow the stack.
+  ~scope_node() {
+    std::shared_ptr<const scope_node> next = std::move(outer);
     while (next && next.use_count() == 1) next = std::move(next->outer);
   }
 };
-using scope = std::shared_ptr<value_frame>;
+using scope = std::shared_ptr<const scope_node>;
+
+// A frame of `slots` bindings, made in the scope `outer`.
+inline std::shared_ptr<scope_frame> new_frame(const scope& outer, std::size_t slots) {
+  auto f = std::make_shared<scope_frame>();
+  f->entry = outer.get();
+  f->slots.reserve(slots);  // (never reallocated while closures made in it read it)
+  return f;
+}
+// Binds v in the next slot of `frame`.
+inline scope bind_in(scope outer, const std::shared_ptr<scope_frame>& frame, dynamic_value v) {
+  auto n = std::make_shared<const scope_node>(std::move(outer), frame, std::move(v));
+  frame->slots.push_back(n.get());
+  return n;
+}
 
 // A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
 // expected becomes n references to its member; the reverse is an error.
@@ -152,11 +177,10 @@ class closure final : public function_impl {
     if (param.empty()) return e.eval(n.a, scope_);  // (an argument nothing can name is dropped)
     if (!arg || !*arg)
       throw run_fault("a lambda with parameter " + std::string(param) + " called without argument");
-    const scope s = std::make_shared<value_frame>(scope_, 1);
-    s->slots[0] = *arg;
+    dynamic_value a = *arg;
     if (n.type != no_index && t.types.node(n.type).has_param)
-      s->slots[0] = conform(s->slots[0], typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
-    return e.eval(n.a, s);
+      a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
+    return e.eval(n.a, bind_in(scope_, new_frame(scope_, 1), std::move(a)));
   }
 
  private:
@@ -218,11 +242,11 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
     switch (n.kind) {
       case block_kind::reference: {
         const frame_slot at = prog->reference(i);
-        const value_frame* f = s.get();
-        for (std::uint32_t k = 0; f && k != at.up && at.up != no_index; ++k) f = f->outer.get();
-        if (at.up == no_index || !f || at.slot >= f->slots.size())
+        const scope_node* p = at.up == no_index ? nullptr : s.get();
+        for (std::uint32_t k = 0; p && k != at.up; ++k) p = p->frame->entry;
+        if (!p || at.slot >= p->frame->slots.size())
           throw run_fault("the reference " + std::string(t.text(i)) + " is not bound");
-        return f->slots[at.slot];
+        return p->frame->slots[at.slot]->v;
       }
       case block_kind::selection: {
         const dynamic_value src = eval(n.a, s);
@@ -255,8 +279,13 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
       case block_kind::lambda:
         return dynamic_value(function_data{std::make_shared<const closure>(prog, i, s)});
       case block_kind::block: {
-        const scope inner = std::make_shared<value_frame>(s, n.count);
-        for (std::uint32_t k = 0; k != n.count; ++k) inner->slots[k] = eval(t.elem(i, k).value, inner);
+        if (n.count == 0) return eval(n.a, s);
+        const std::shared_ptr<scope_frame> f = new_frame(s, n.count);
+        scope inner = s;
+        for (std::uint32_t k = 0; k != n.count; ++k) {
+          dynamic_value v = eval(t.elem(i, k).value, inner);
+          inner = bind_in(std::move(inner), f, std::move(v));
+        }
         return eval(n.a, inner);
       }
       case block_kind::intrinsic: {

@@ -1,5 +1,6 @@
 // Where each Reference's value lives, worked out once when a program is prepared: so many frames
-// out (a Lambda's parameter or a Block's locals make a frame), at that slot. Looking a name up at
+// out (a Lambda's parameter makes a frame, and a Block's locals one that begins with its first
+// local), at that slot. Looking a name up at
 // run time then costs the same however many names are in scope (a Block of a million locals runs
 // in linear time); the names are found with the checker's scope rules (read/name_scope.hpp).
 #pragma once
@@ -57,16 +58,17 @@ class reference_resolver {
         return;
       }
       case block_kind::block: {
+        // The Block's frame begins with its first local: that local's value sees the outer scope.
         const std::size_t mark = scope_.size();
-        ++level_;
         for (std::uint32_t k = 0; k != n.count; ++k) {
           const block_elem& e = t_.elem(i, k);
           walk(e.value);
+          if (k == 0) ++level_;
           scope_.push(t_.name(e), binding_at{level_, k});
         }
         walk(n.a);
         scope_.pop_to(mark);
-        --level_;
+        if (n.count) --level_;
         return;
       }
       default: return;
