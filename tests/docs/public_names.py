@@ -193,6 +193,7 @@ def public_names(path):
                     if nxt == flat:
                         break
                     flat = nxt
+                flat = re.sub(r"template\s*<[^<>]*>", "", flat)  # default template arguments
                 continues = "=" in re.sub(r"(<=|>=|==|!=|operator\s*\S+)", "", flat)
             stack.append(("block", None))
             continue
@@ -266,6 +267,8 @@ template <class A, class B>
   requires(a_concept<A>)
 constexpr auto a_function(const A& a, const B& b = {}) { return a + b; }
 constexpr int after_default = 2;
+template <class D = void> constexpr bool deferred(int x) { return x; }
+constexpr int after_deferred = 4;
 inline constexpr auto from_lambda = [] { return 1; }();
 template <class T> constexpr auto shown<T>::member() const {}
 constexpr auto operator+(colour a, colour b) { return a; }
@@ -277,7 +280,7 @@ namespace ctff { inline std::string a_string(int x) { return {}; } }
 template <> struct std::tuple_size<ctff::alias> {};
 """
 SAMPLE_NAMES = ["shown", "alias", "a_concept", "colour", "a_variable", "a_trait", "a_function",
-                "after_default", "from_lambda", "operator+", "s", 'literals::operator""_q',
+                "after_default", "deferred", "after_deferred", "from_lambda", "operator+", "s", 'literals::operator""_q',
                 "a_string"]
 
 

@@ -17,7 +17,7 @@ namespace ctff::detail {
 
 // A class template only so that a TU that includes ctff and prints nothing compiles none of it
 // (as basic_structural_writer).
-template <class = void>
+template <class D = void>
 class basic_printer {
  public:
   constexpr explicit basic_printer(const graph_view& g) : g_(g), names_(g) {
@@ -108,7 +108,7 @@ class basic_printer {
         s.put(')');
         return;
       case node_kind::literal:
-        print_literal(literal_of(g_, g_.lits.p[n.a]), s);
+        print_literal<D>(literal_of(g_, g_.lits.p[n.a]), s);
         return;
       case node_kind::embedded: {
         const std::string_view t = g_.embed_text(g_.embeds.p[n.a], s.formatted);

@@ -1,11 +1,17 @@
-// CTFF_DEFER, written before an inline function that a TU which only includes ctff never needs.
+// Keeping what a TU that only includes ctff never needs from being compiled.
 //
-// g++ compiles a non-template inline function when it reads it, and instantiates every template
-// the body uses (scratch<T>'s members, std::string's, ...): a TU that includes ctff and traces
-// nothing paid for all of it. A function template is compiled only when used, so on g++ the
-// macro makes the function a template with one defaulted parameter (calls are unchanged: the
-// parameter is never deduced). clang instantiates what a template's non-dependent code uses as
-// soon as it reads it, so there a template only adds work, and the macro is empty. Measured on
+// CTFF_DEFER, written before an inline function: g++ compiles a non-template inline function when
+// it reads it, and instantiates every template the body uses (scratch<T>'s members, std::string's,
+// ...); a function template is compiled only when used, so on g++ the macro makes the function a
+// template with one defaulted parameter (calls are unchanged: the parameter is never deduced).
+// clang instantiates what a template's *non-dependent* code uses as soon as it reads it, so there
+// a template alone only adds work, and the macro is empty.
+//
+// dependent_t<D, T> / dependent<D>(x), for clang: T (or x) named so that it depends on the
+// template parameter D of the code around it; what that code does with a T (a printer's members,
+// std::vector's growth) is then instantiated when the template is, not when it is read. Used where
+// a template's body would otherwise instantiate much: the static outputs' and nested traces'
+// printers and writers, type_desc's mutators, describe, dragon4. Measured on
 // `#include <ctff/ctff.hpp>` (-fsyntax-only, instructions): docs/design.md, "What including
 // ctff compiles".
 #pragma once
@@ -18,3 +24,18 @@
 #define CTFF_DEFER template <class = void>
 #define CTFF_DEFERRED template <class>
 #endif
+
+namespace ctff::detail {
+
+template <class D, class T>
+struct dependent_on {
+  using type = T;
+};
+template <class D, class T>
+using dependent_t = typename dependent_on<D, T>::type;
+template <class D, class T>
+constexpr dependent_t<D, T>& dependent(T& x) {
+  return x;
+}
+
+}  // namespace ctff::detail

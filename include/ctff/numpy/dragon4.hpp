@@ -317,12 +317,13 @@ constexpr dragon_digits dragon4_with(const float_parts& p, bool unique, cutoff_m
   return out;
 }
 
-CTFF_DEFER
+template <class D = void>  // (its body depends on D, never given: core/defer.hpp)
 constexpr dragon_digits dragon4(const float_parts& p, bool unique, cutoff_mode mode, int cutoff_max,
                                 int cutoff_min) {
   bool overflow = false;
-  const dragon_digits d = dragon4_with<uint128>(p, unique, mode, cutoff_max, cutoff_min, overflow);
+  const dragon_digits d =
+      dragon4_with<dependent_t<D, uint128>>(p, unique, mode, cutoff_max, cutoff_min, overflow);
   if (!overflow) return d;
-  return dragon4_with<big_uint>(p, unique, mode, cutoff_max, cutoff_min, overflow);
+  return dragon4_with<dependent_t<D, big_uint>>(p, unique, mode, cutoff_max, cutoff_min, overflow);
 }
 }  // namespace ctff::detail

@@ -78,15 +78,15 @@ constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t ind
     }
   const active_trace_scope<> active(&child);
   const std::uint32_t root = trace_into<Body, P>(body, Name.view(), child);
-  const serializer s(child);
-  printer p(child);
+  const dependent_t<Body, serializer> s(child);
+  dependent_t<Body, printer> p(child);
   embed e{};
   own_bytes(into, e, [&](byte_sink& b) { s.write(root, b); });
   own_text(
       into, [&](text_sink& t) { p.print(root, t); }, false, e.compact_off, e.compact_len);
   own_text(
       into, [&](text_sink& t) { p.print(root, t); }, true, e.formatted_off, e.formatted_len);
-  const structural_writer drawing(child, root, true);
+  const dependent_t<Body, structural_writer> drawing(child, root, true);
   own_structural(into, e, drawing.size(), [&](char* out) { drawing.write(out); });
   into.embeds[index] = e;
 }

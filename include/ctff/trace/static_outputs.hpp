@@ -12,6 +12,7 @@
 #include "ctff/ast/print.hpp"
 #include "ctff/ast/serialize.hpp"
 #include "ctff/ast/structural.hpp"
+#include "ctff/core/defer.hpp"
 #include "ctff/core/diagnostic.hpp"
 #include "ctff/trace/fault.hpp"
 #include "ctff/trace/trace_into.hpp"
@@ -129,7 +130,7 @@ constexpr frozen_read static_graph() {
 template <class C>
 inline constexpr std::size_t wire_size_v = [] {
   const frozen_read f = static_graph<C>();
-  return serializer(f.g).size(f.root);
+  return dependent_t<C, serializer>(f.g).size(f.root);
 }();
 
 template <class C, bool Formatted>
@@ -137,7 +138,7 @@ inline constexpr std::size_t comp_text_size_v = [] {
   const frozen_read f = static_graph<C>();
   text_sink t{};
   t.formatted = Formatted;
-  printer(f.g).print(f.root, t);
+  dependent_t<C, printer>(f.g).print(f.root, t);
   return t.n;
 }();
 
@@ -154,7 +155,7 @@ inline constexpr auto wire_v = [] {
   auto out = std::bit_cast<std::array<unsigned char, words * 8>>(std::array<std::uint64_t, words>{});
 #endif
   const frozen_read f = static_graph<C>();
-  serializer(f.g).write_into(f.root, out.data(), wire_size_v<C>);
+  dependent_t<C, serializer>(f.g).write_into(f.root, out.data(), wire_size_v<C>);
   return out;
 }();
 
@@ -166,7 +167,7 @@ inline constexpr auto text_out_v = [] {
   text_sink t{out.data()};
   t.formatted = Formatted;
   t.encode_breaks = Encoded;
-  printer(f.g).print(f.root, t);
+  dependent_t<C, printer>(f.g).print(f.root, t);
   return out;
 }();
 
@@ -186,7 +187,7 @@ inline constexpr bool literal_breaks_v = [] {
 template <class C>
 inline constexpr std::size_t structural_pieces_v = [] {
   const frozen_read f = static_graph<C>();
-  return structural_writer::count_pieces(f.g, f.root);
+  return dependent_t<C, structural_writer>::count_pieces(f.g, f.root);
 }();
 
 template <std::size_t N>
@@ -200,7 +201,7 @@ struct structural_layout {
 template <class C>
 inline constexpr auto structural_layout_v = [] {
   const frozen_read f = static_graph<C>();
-  const structural_writer w(f.g, f.root, false);
+  const dependent_t<C, structural_writer> w(f.g, f.root, false);
   structural_layout<structural_pieces_v<C>> out{};
   out.counted = w.piece_count() == out.pieces.size();
   if (out.counted) w.drawn(out.pieces.data());

@@ -54,28 +54,30 @@ struct type_desc {
     return n.label_len ? std::string_view(chars.data() + n.label_begin, n.label_len)
                        : std::string_view{};
   }
-  CTFF_DEFER  // (core/defer.hpp)
+  // The mutators are templates whose bodies depend on D (never given): a TU that includes ctff
+  // and describes nothing instantiates none of std::vector's growth (core/defer.hpp).
+  template <class D = void>
   constexpr std::uint32_t add(const type_node& n) {
-    nodes.push_back(n);
+    detail::dependent<D>(nodes).push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
   }
-  CTFF_DEFER
+  template <class D = void>
   constexpr std::uint32_t add_chars(std::string_view s) {
     auto at = static_cast<std::uint32_t>(chars.size());
-    for (char c : s) chars.push_back(c);
+    for (char c : s) detail::dependent<D>(chars).push_back(c);
     return at;
   }
-  CTFF_DEFER
+  template <class D = void>
   constexpr void set_name(std::uint32_t i, std::string_view s) {
     nodes[i].name_static = false;
-    nodes[i].name_begin = add_chars(s);
+    nodes[i].name_begin = add_chars<D>(s);
     nodes[i].name_len = static_cast<std::uint32_t>(s.size());
   }
-  template <std::size_t N>
+  template <class D = void, std::size_t N>
   constexpr void set_kids(std::uint32_t i, const std::uint32_t (&k)[N], std::size_t n) {
     nodes[i].kid_begin = static_cast<std::uint32_t>(kids.size());
     nodes[i].kid_count = static_cast<std::uint32_t>(n);
-    for (std::size_t j = 0; j != n; ++j) kids.push_back(k[j]);
+    for (std::size_t j = 0; j != n; ++j) detail::dependent<D>(kids).push_back(k[j]);
   }
 };
 
@@ -83,15 +85,18 @@ namespace detail {
 
 template <class T> struct desc_builder;
 
-template <class T>
-constexpr std::uint32_t add_type(type_desc& d) {
+// (Desc is type_desc: a parameter, so that what the builders do with it is instantiated only
+// when a type is described.)
+template <class T, class Desc>
+constexpr std::uint32_t add_type(Desc& d) {
   static_assert(is_complete_v<T>);  // runs the checks of T's class template (see type.hpp)
   return desc_builder<T>::add(d);
 }
 
 template <dtype D, std::int64_t... Dims>
 struct desc_builder<tensor<D, Dims...>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     type_node n{};
     n.kind = type_kind::tensor;
     n.dt = D;
@@ -109,7 +114,8 @@ struct desc_builder<tensor<D, Dims...>> {
 
 template <class... E>
 struct desc_builder<struct_t<E...>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     // Children first (left to right: braced initialisation is sequenced), then their names.
     const std::uint32_t k[] = {0u, add_type<typename elem<E>::type>(d)...};
     constexpr std::string_view names[] = {std::string_view{}, elem<E>::name...};
@@ -131,7 +137,8 @@ struct desc_builder<struct_t<E...>> {
 
 template <class T>
 struct desc_builder<sequence_t<T>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     const std::uint32_t k[] = {add_type<T>(d)};
     type_node n{};
     n.kind = type_kind::sequence;
@@ -143,7 +150,8 @@ struct desc_builder<sequence_t<T>> {
 
 template <class P, class R>
 struct desc_builder<function_t<P, R>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     type_node n{};
     n.kind = type_kind::function;
     if constexpr (std::is_void_v<P>) {
@@ -163,7 +171,8 @@ struct desc_builder<function_t<P, R>> {
 
 template <class T, placement_kind P, bool A>
 struct desc_builder<federated_t<T, P, A>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     const std::uint32_t k[] = {add_type<T>(d)};
     type_node n{};
     n.kind = type_kind::federated;
@@ -177,7 +186,8 @@ struct desc_builder<federated_t<T, P, A>> {
 
 template <>
 struct desc_builder<placement_t> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     type_node n{};
     n.kind = type_kind::placement;
     return d.add(n);
@@ -186,7 +196,8 @@ struct desc_builder<placement_t> {
 
 template <fixed_string L>
 struct desc_builder<abstract_t<L>> {
-  static constexpr std::uint32_t add(type_desc& d) {
+  template <class Desc>
+  static constexpr std::uint32_t add(Desc& d) {
     type_node n{};
     n.kind = type_kind::abstract;
     n.label_begin = d.add_chars(L.view());
@@ -228,7 +239,7 @@ inline constexpr desc_sizes desc_sizes_v<abstract_t<L>>{1, 0, 0, L.size()};
 // The description of a static type (usable in constant evaluation).
 template <tff_type T>
 constexpr type_desc describe() {
-  type_desc d;
+  detail::dependent_t<T, type_desc> d;
   constexpr detail::desc_sizes n = detail::desc_sizes_v<T>;
   d.nodes.reserve(n.nodes);
   d.kids.reserve(n.kids);

@@ -119,9 +119,10 @@ class instance_checker {
 }  // namespace detail
 
 // Whether `concrete` is a valid substitution of the generic type `generic`.
-CTFF_DEFER
+// (A template whose body depends on D, never given: compiled only when used, core/defer.hpp.)
+template <class D = void>
 constexpr bool is_concrete_instance(const type_desc& concrete, const type_desc& generic) {
-  return detail::instance_checker<>(concrete, generic).run();
+  return detail::instance_checker<D>(concrete, generic).run();
 }
 
 template <tff_type Concrete, tff_type Generic>

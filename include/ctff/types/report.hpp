@@ -29,7 +29,7 @@ struct report_item<labeled<Label, T>> {
     if constexpr (std::is_void_v<T>) {
       s.put("(no TFF type: not a traced value, constant or computation)");
     } else {
-      const type_desc d = describe<tff_t<T>>();
+      const auto d = describe<tff_t<T>>();
       print_type(d, d.root, s);
     }
   }

@@ -16,7 +16,7 @@ template <class T, bool Formatted>
 struct type_text_writer {
   constexpr void operator()(text_sink& s) const {
     s.formatted = Formatted;
-    const type_desc d = describe<T>();
+    const auto d = describe<T>();
     print_type(d, d.root, s);
   }
 };

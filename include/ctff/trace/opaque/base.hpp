@@ -132,7 +132,7 @@ constexpr std::size_t check_binding(const type_desc& d, std::uint32_t t, const b
 
 template <class T, bool Xla, std::size_t N>
 constexpr void check_binding_for(const binding<Xla, N>& b) {
-  const type_desc d = describe<T>();
+  const auto d = describe<T>();
   if (check_binding(d, d.root, b.entries.data(), N, 0) != N)
     throw std::invalid_argument("ctff: opaque computation: the binding has extra entries");
 }
