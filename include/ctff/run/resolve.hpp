@@ -1,8 +1,8 @@
 // Where each Reference's value lives, worked out once when a program is prepared: so many frames
 // out (a Lambda's parameter makes a frame, and a Block's locals one that begins with its first
-// local), at that slot. Looking a name up at
-// run time then costs the same however many names are in scope (a Block of a million locals runs
-// in linear time); the names are found with the checker's scope rules (read/name_scope.hpp).
+// local), at that slot. Looking a name up at run time then costs the same however many names are
+// in scope (a Block of a million locals runs in linear time); the names are found with the
+// checker's scope rules (read/name_scope.hpp).
 #pragma once
 
 #include <cstdint>
