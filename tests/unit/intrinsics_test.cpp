@@ -588,29 +588,49 @@ using F = tensor<dtype::float32>;
 using Iv = tensor<dtype::int32, unknown_dim>;
 using I2 = tensor<dtype::int32, 2>;
 using map_fn = function_t<I, F>;
+// Each case is checked by both forms of the rule: over the static types (the tracer's) and over
+// type descriptions (the checker's); they must agree.
+template <class C, class G>
+constexpr bool agree_v =
+    is_concrete_instance_v<C, G> == is_concrete_instance(describe<C>(), describe<G>());
+template <class C, class G>
+  requires agree_v<C, G>
+constexpr bool both_instance = is_concrete_instance_v<C, G>;
 // federated_map: the mapped function's parameter need only be assignable from the member.
-static_assert(is_concrete_instance_v<function_t<struct_t<map_fn, clients_t<I>>, clients_t<F>>, sig::federated_map>);
-static_assert(is_concrete_instance_v<function_t<struct_t<function_t<Iv, F>, clients_t<I2>>, clients_t<F>>,
+static_assert(both_instance<function_t<struct_t<map_fn, clients_t<I>>, clients_t<F>>, sig::federated_map>);
+static_assert(both_instance<function_t<struct_t<function_t<Iv, F>, clients_t<I2>>, clients_t<F>>,
                                      sig::federated_map>);
-static_assert(!is_concrete_instance_v<function_t<struct_t<function_t<I2, F>, clients_t<Iv>>, clients_t<F>>,
+static_assert(!both_instance<function_t<struct_t<function_t<I2, F>, clients_t<Iv>>, clients_t<F>>,
                                       sig::federated_map>);
 // all_equal must be exactly the generic one; struct levels unnamed; placements equal.
-static_assert(!is_concrete_instance_v<function_t<struct_t<map_fn, clients_eq_t<I>>, clients_t<F>>, sig::federated_map>);
-static_assert(!is_concrete_instance_v<function_t<struct_t<field<"f", map_fn>, clients_t<I>>, clients_t<F>>,
+static_assert(!both_instance<function_t<struct_t<map_fn, clients_eq_t<I>>, clients_t<F>>, sig::federated_map>);
+static_assert(!both_instance<function_t<struct_t<field<"f", map_fn>, clients_t<I>>, clients_t<F>>,
                                       sig::federated_map>);
-static_assert(!is_concrete_instance_v<function_t<server_t<I>, server_t<I>>, sig::federated_broadcast>);
+static_assert(!both_instance<function_t<server_t<I>, server_t<I>>, sig::federated_broadcast>);
 // A label bound twice in defining positions must be bound to equivalent types.
-static_assert(!is_concrete_instance_v<function_t<struct_t<I, F>, I>, sig::generic_plus>);
-static_assert(is_concrete_instance_v<function_t<struct_t<I, I>, I>, sig::generic_plus>);
-static_assert(!is_concrete_instance_v<
+static_assert(!both_instance<function_t<struct_t<I, F>, I>, sig::generic_plus>);
+static_assert(both_instance<function_t<struct_t<I, I>, I>, sig::generic_plus>);
+static_assert(!both_instance<
               function_t<struct_t<clients_t<I>, Iv, function_t<struct_t<Iv, I>, I2>, function_t<struct_t<I2, I2>, I2>,
                                   function_t<I2, I2>>,
                          server_t<I2>>,
               sig::federated_aggregate>);
 // generic_zero: T used once, never bound.
-static_assert(is_concrete_instance_v<struct_t<I, F>, sig::generic_zero>);
+static_assert(both_instance<struct_t<I, F>, sig::generic_zero>);
+// A label never bound may not be used twice; struct lengths, parameters and shapes must agree; a
+// concrete type holds no label; a result is assignable from the label's binding.
+using T = abstract_t<"T">;
+static_assert(!both_instance<struct_t<I, I>, struct_t<T, T>>);
+static_assert(!both_instance<struct_t<I>, struct_t<T, T>>);
+static_assert(!both_instance<function_t<void, server_t<I>>, sig::federated_broadcast>);
+static_assert(!both_instance<function_t<I2, I>, function_t<I, I>>);
+static_assert(!both_instance<T, T>);
+static_assert(both_instance<function_t<sequence_t<I>, I>, function_t<sequence_t<T>, T>>);
+static_assert(!both_instance<function_t<sequence_t<I>, F>, function_t<sequence_t<T>, T>>);
+static_assert(both_instance<function_t<sequence_t<I2>, Iv>, function_t<sequence_t<T>, T>>);
+static_assert(!both_instance<function_t<sequence_t<Iv>, I2>, function_t<sequence_t<T>, T>>);
 // Concrete tensors of the generic type must be equal: federated_select's int32 key.
-static_assert(!is_concrete_instance_v<
+static_assert(!both_instance<
               function_t<struct_t<clients_t<tensor<dtype::int32, 3>>, server_t<I>, server_t<F>,
                                   function_t<struct_t<F, tensor<dtype::int32, unknown_rank>>, F>>,
                          clients_t<sequence_t<F>>>,

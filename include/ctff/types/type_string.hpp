@@ -21,14 +21,6 @@ struct type_text_writer {
   }
 };
 
-template <class T>
-struct type_wire_writer {
-  constexpr void operator()(back_sink& s) const {
-    auto d = describe<T>();
-    write_type(d, d.root, s);
-  }
-};
-
 }  // namespace detail
 
 // `{int32}@CLIENTS`, `<a=int32,float32>`, `( -> int32)`, ...
@@ -52,7 +44,7 @@ constexpr byte_view type_bytes() {
   static_assert(detail::is_complete_v<U>);
   static_assert(!detail::has_abstract_v<U> || detail::has_poison_v<U>,  // poison: reported
                 "ctff: abstract types never reach the wire");
-  constexpr auto& b = detail::bytes_v<detail::type_wire_writer<U>, detail::wire_bound_v<U>>;
+  constexpr auto& b = detail::static_type_bytes_v<U>;
   return byte_view(b.data(), b.n);
 }
 

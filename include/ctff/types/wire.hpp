@@ -6,9 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "ctff/core/defer.hpp"
 #include "ctff/core/sink.hpp"
+#include "ctff/core/static_text.hpp"
 #include "ctff/types/desc.hpp"
 
 namespace ctff::detail {
@@ -51,6 +54,53 @@ inline constexpr std::size_t wire_bound_v<federated_t<T, P, A>> =
 template <fixed_string L>
 inline constexpr std::size_t wire_bound_v<abstract_t<L>> = 2 * wire_header_bound + L.size();
 
+// Field numbers of the Type messages' children (the nested Types).
+inline constexpr std::uint32_t function_parameter_field = 1, function_result_field = 2;
+inline constexpr std::uint32_t struct_element_field = 1, element_name_field = 1,
+                               element_value_field = 2;
+inline constexpr std::uint32_t sequence_element_field = 1, federated_member_field = 3;
+
+// The fields of a node that are not nested Types, back to front; the two writers below (of a
+// type_desc node, of a static type) share them.
+template <class Sink>
+constexpr void write_tensor_fields(Sink& s, dtype dt, const std::int64_t* dims, std::uint32_t n,
+                                   bool rank_unknown) {
+  // TensorType{dtype = 1, dims = 2 (packed), unknown_rank = 3}
+  if (rank_unknown) {
+    s.put(1);
+    s.tag(3, 0);
+  }
+  if (n) {
+    const auto e = s.pos;
+    for (std::uint32_t k = n; k-- > 0;) s.varint(static_cast<std::uint64_t>(dims[k]));
+    s.close(2, e);
+  }
+  s.varint(static_cast<std::uint64_t>(dt));
+  s.tag(1, 0);
+}
+
+// FederatedType's fields after its member: all_equal = 2, placement = 1 (PlacementSpec{value = 2:
+// Placement{uri = 1}}).
+template <class Sink>
+constexpr void write_federated_fields(Sink& s, placement_kind where, bool all_equal) {
+  if (all_equal) {
+    s.put(1);
+    s.tag(2, 0);
+  }
+  const auto e = s.pos;
+  const auto f = s.pos;
+  s.string_field(1, placement_uri(where));
+  s.close(2, f);
+  s.close(1, e);
+}
+
+// A struct element's name after its value, and the element closed (it began at e).
+template <class Sink>
+constexpr void close_struct_element(Sink& s, std::string_view name, std::ptrdiff_t e) {
+  s.string_field(element_name_field, name);
+  s.close(struct_element_field, e);
+}
+
 template <class Sink>
 constexpr void write_nested_type(const type_desc& d, std::uint32_t c, std::uint32_t field, Sink& s);
 
@@ -63,55 +113,33 @@ constexpr void write_type(const type_desc& d, std::uint32_t i, Sink& s) {
   const type_node& n = d.node(i);
   const auto end = s.pos;
   switch (n.kind) {
-    case type_kind::function:  // FunctionType{parameter = 1, result = 2}
-      write_nested_type(d, d.kid(i, n.has_param ? 1 : 0), 2, s);
-      if (n.has_param) write_nested_type(d, d.kid(i, 0), 1, s);
+    case type_kind::function:
+      write_nested_type(d, d.kid(i, n.has_param ? 1 : 0), function_result_field, s);
+      if (n.has_param) write_nested_type(d, d.kid(i, 0), function_parameter_field, s);
       break;
-    case type_kind::struct_:  // StructType{element = 1: Element{name = 1, value = 2}}
+    case type_kind::struct_:
       for (std::uint32_t k = n.kid_count; k-- > 0;) {
         const std::uint32_t c = d.kid(i, k);
         const auto e = s.pos;
-        write_nested_type(d, c, 2, s);
-        s.string_field(1, d.name(c));
-        s.close(1, e);
+        write_nested_type(d, c, element_value_field, s);
+        close_struct_element(s, d.name(c), e);
       }
       break;
-    case type_kind::sequence:  // SequenceType{element = 1}
-      write_nested_type(d, d.kid(i, 0), 1, s);
+    case type_kind::sequence:
+      write_nested_type(d, d.kid(i, 0), sequence_element_field, s);
       break;
-    case type_kind::tensor: {  // TensorType{dtype = 1, dims = 2 (packed), unknown_rank = 3}
-      if (n.unknown_rank) {
-        s.put(1);
-        s.tag(3, 0);
-      }
-      if (n.dim_count) {
-        const auto e = s.pos;
-        for (std::uint32_t k = n.dim_count; k-- > 0;)
-          s.varint(static_cast<std::uint64_t>(d.dims[n.dim_begin + k]));
-        s.close(2, e);
-      }
-      s.varint(static_cast<std::uint64_t>(n.dt));
-      s.tag(1, 0);
+    case type_kind::tensor:
+      write_tensor_fields(s, n.dt, d.dims.data() + n.dim_begin, n.dim_count, n.unknown_rank);
       break;
-    }
     case type_kind::abstract:  // AbstractType{label = 1}; Python can read none back
       s.string_field(1, d.label(i));
       break;
     case type_kind::placement:  // always empty: `32 00`
       break;
-    case type_kind::federated: {  // FederatedType{placement = 1: PlacementSpec, all_equal = 2, member = 3}
-      write_nested_type(d, d.kid(i, 0), 3, s);
-      if (n.all_equal) {
-        s.put(1);
-        s.tag(2, 0);
-      }
-      const auto e = s.pos;  // PlacementSpec{value = 2: Placement{uri = 1}}
-      const auto f = s.pos;
-      s.string_field(1, placement_uri(n.where));
-      s.close(2, f);
-      s.close(1, e);
+    case type_kind::federated:
+      write_nested_type(d, d.kid(i, 0), federated_member_field, s);
+      write_federated_fields(s, n.where, n.all_equal);
       break;
-    }
   }
   s.close(type_field(n.kind), end);
 }
@@ -123,6 +151,106 @@ constexpr void write_nested_type(const type_desc& d, std::uint32_t c, std::uint3
   write_type(d, c, s);
   s.close(field, end);
 }
+
+// A static type's Type message, back to front, from the type itself: no type_desc is built (a
+// `describe` allocates, which the constant evaluators charge most: docs/performance.md, round
+// 14). static_type_writer<T> is a writer of core/static_text.hpp and static_type_bytes_v<T> holds
+// its bytes: each distinct type is written once, and a type that holds it copies them.
+template <class T> struct static_type_writer;
+template <class T>
+inline constexpr auto& static_type_bytes_v = bytes_v<static_type_writer<T>, wire_bound_v<T>>;
+
+// A child's bytes (a static_type_bytes_v) as the length-delimited field `field` of its parent.
+template <std::size_t C>
+constexpr void put_nested(back_sink& s, std::uint32_t field, const bounded_bytes<C>& child) {
+  const auto end = s.pos;
+  s.bytes(child.data(), child.n);
+  s.close(field, end);
+}
+
+template <dtype D, std::int64_t... N>
+struct static_type_writer<tensor<D, N...>> {
+  constexpr void operator()(back_sink& s) const {
+    constexpr bool rank_unknown = sizeof...(N) == 1 && ((N == unknown_rank) && ...);
+    constexpr std::int64_t dims[] = {N..., 0};
+    const auto end = s.pos;
+    write_tensor_fields(s, D, dims, rank_unknown ? 0 : sizeof...(N), rank_unknown);
+    s.close(type_field(type_kind::tensor), end);
+  }
+};
+
+// A struct element's name and value bytes, for the loop below (no function per element type).
+struct static_element {
+  std::string_view name;
+  const unsigned char* data;
+  std::size_t n;
+};
+
+template <class... E>
+struct static_type_writer<struct_t<E...>> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    if constexpr (sizeof...(E) != 0) {
+      constexpr static_element elements[] = {
+          {elem<E>::name, static_type_bytes_v<typename elem<E>::type>.data(),
+           static_type_bytes_v<typename elem<E>::type>.n}...};
+      for (std::size_t k = sizeof...(E); k-- > 0;) {  // last element first
+        const auto e = s.pos;
+        const auto v = s.pos;
+        s.bytes(elements[k].data, elements[k].n);
+        s.close(element_value_field, v);
+        close_struct_element(s, elements[k].name, e);
+      }
+    }
+    s.close(type_field(type_kind::struct_), end);
+  }
+};
+
+template <class T>
+struct static_type_writer<sequence_t<T>> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    put_nested(s, sequence_element_field, static_type_bytes_v<T>);
+    s.close(type_field(type_kind::sequence), end);
+  }
+};
+
+template <class P, class R>
+struct static_type_writer<function_t<P, R>> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    put_nested(s, function_result_field, static_type_bytes_v<R>);
+    if constexpr (!std::is_void_v<P>) put_nested(s, function_parameter_field, static_type_bytes_v<P>);
+    s.close(type_field(type_kind::function), end);
+  }
+};
+
+template <class T, placement_kind P, bool A>
+struct static_type_writer<federated_t<T, P, A>> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    put_nested(s, federated_member_field, static_type_bytes_v<T>);
+    write_federated_fields(s, P, A);
+    s.close(type_field(type_kind::federated), end);
+  }
+};
+
+template <>
+struct static_type_writer<placement_t> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    s.close(type_field(type_kind::placement), end);
+  }
+};
+
+template <fixed_string L>
+struct static_type_writer<abstract_t<L>> {
+  constexpr void operator()(back_sink& s) const {
+    const auto end = s.pos;
+    s.string_field(1, L.view());
+    s.close(type_field(type_kind::abstract), end);
+  }
+};
 
 }  // namespace ctff::detail
 

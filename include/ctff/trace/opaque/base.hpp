@@ -186,27 +186,20 @@ struct report_item<labeled_binding<Label, Xla, S>> {
   }
 };
 
-// Whether type node i holds only tensors, structs and (if allowed) sequences.
-CTFF_DEFER
-constexpr bool local_kinds_only(const type_desc& d, std::uint32_t i, bool sequences) {
-  const type_node& n = d.node(i);
-  switch (n.kind) {
-    case type_kind::tensor:
-      return true;
-    case type_kind::sequence:
-      return sequences;
-    case type_kind::struct_:
-      for (std::uint32_t k = 0; k != n.kid_count; ++k)
-        if (!local_kinds_only(d, d.kid(i, k), sequences)) return false;
-      return true;
-    default:
-      return false;
-  }
-}
+// Whether a type holds only tensors, structs and (if allowed) sequences (a trait: no type_desc).
+template <class T, bool Sequences>
+inline constexpr bool local_kinds_v = false;
+template <dtype D, std::int64_t... N, bool Sequences>
+inline constexpr bool local_kinds_v<tensor<D, N...>, Sequences> = true;
+template <class T, bool Sequences>
+inline constexpr bool local_kinds_v<sequence_t<T>, Sequences> = Sequences;
+template <class... E, bool Sequences>
+inline constexpr bool local_kinds_v<struct_t<E...>, Sequences> =
+    (local_kinds_v<typename elem<E>::type, Sequences> && ... && true);
 template <class T>
-inline constexpr bool tf_local_v = local_kinds_only(describe<T>(), describe<T>().root, true);
+inline constexpr bool tf_local_v = local_kinds_v<T, true>;
 template <class T>
-inline constexpr bool xla_local_v = local_kinds_only(describe<T>(), describe<T>().root, false);
+inline constexpr bool xla_local_v = local_kinds_v<T, false>;
 template <>
 inline constexpr bool tf_local_v<void> = true;
 template <>
