@@ -160,12 +160,17 @@ template <class T> struct static_type_writer;
 template <class T>
 inline constexpr auto& static_type_bytes_v = bytes_v<static_type_writer<T>, wire_bound_v<T>>;
 
-// A child's bytes (a static_type_bytes_v) as the length-delimited field `field` of its parent.
+// A child's bytes (those of a static_type_bytes_v) as the length-delimited field `field` of its
+// parent.
+CTFF_DEFER
+constexpr void put_nested(back_sink& s, std::uint32_t field, const unsigned char* p, std::size_t n) {
+  const auto end = s.pos;
+  s.bytes(p, n);
+  s.close(field, end);
+}
 template <std::size_t C>
 constexpr void put_nested(back_sink& s, std::uint32_t field, const bounded_bytes<C>& child) {
-  const auto end = s.pos;
-  s.bytes(child.data(), child.n);
-  s.close(field, end);
+  put_nested(s, field, child.data(), child.n);
 }
 
 template <dtype D, std::int64_t... N>
@@ -196,9 +201,7 @@ struct static_type_writer<struct_t<E...>> {
            static_type_bytes_v<typename elem<E>::type>.n}...};
       for (std::size_t k = sizeof...(E); k-- > 0;) {  // last element first
         const auto e = s.pos;
-        const auto v = s.pos;
-        s.bytes(elements[k].data, elements[k].n);
-        s.close(element_value_field, v);
+        put_nested(s, element_value_field, elements[k].data, elements[k].n);
         close_struct_element(s, elements[k].name, e);
       }
     }
