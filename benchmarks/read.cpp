@@ -7,9 +7,12 @@
 //
 //   read_check/<name>  paired: ctff::read_computation + ctff::check  vs  ParseFromString
 //   read/<name>        paired: ctff::read_computation alone          vs  ParseFromString
+//   print/<name>       ctff::compact and ctff::formatted of the read tree
+//   write/<name>       ctff::serialize of the read tree (its bytes again)
 #include <benchmark/benchmark.h>
 
 #include <ctff/read.hpp>
+#include <memory>
 #include <string>
 
 #include "bench_common.hpp"
@@ -49,6 +52,20 @@ void register_input(const std::string& name, const std::string& bytes) {
           benchmark::DoNotOptimize(&t);
         },
         parse);
+  })->Unit(benchmark::kMicrosecond);
+  auto tree = std::make_shared<const ctff::computation_tree>(ctff::read_computation(bytes));
+  benchmark::RegisterBenchmark(("print/" + name).c_str(), [tree](benchmark::State& st) {
+    for (auto _ : st) {
+      std::string c = ctff::compact(*tree), f = ctff::formatted(*tree);
+      benchmark::DoNotOptimize(c.data());
+      benchmark::DoNotOptimize(f.data());
+    }
+  })->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(("write/" + name).c_str(), [tree](benchmark::State& st) {
+    for (auto _ : st) {
+      std::string b = ctff::serialize(*tree);
+      benchmark::DoNotOptimize(b.data());
+    }
   })->Unit(benchmark::kMicrosecond);
 }
 

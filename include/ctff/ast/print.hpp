@@ -1,5 +1,6 @@
 // The compact and formatted text of a finished trace, as federated_language prints a computation
-// read back from its proto (selections by index).
+// read back from its proto (selections by index): the traced graph's side of text_form
+// (ast/text_form.hpp), which lays the inner nodes out.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
+#include "ctff/ast/text_form.hpp"
 #include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/same_text.hpp"
 #include "ctff/core/scratch.hpp"
@@ -17,6 +19,8 @@ namespace ctff::detail {
 
 // A class template only so that a TU that includes ctff and prints nothing compiles none of it
 // (as basic_structural_writer).
+static_assert(no_node == text_no_arg);
+
 template <class D = void>
 class basic_printer {
  public:
@@ -26,6 +30,7 @@ class basic_printer {
   }
 
   constexpr void print(std::uint32_t i, text_sink& s) {
+    using form = text_form<basic_printer>;
     const node& n = g_.nodes.p[i];
     switch (n.kind) {
       case node_kind::param_ref:
@@ -35,77 +40,23 @@ class basic_printer {
         symbol(s, pos_[n.a]);
         return;
       case node_kind::named_ref:
-        s.put(n.text);
-        return;
-      case node_kind::selection:
-        print(n.a, s);
-        s.put('[');
-        s.put_uint(n.b);
-        s.put(']');
-        return;
-      case node_kind::struct_:
-        if (n.b == 0) {
-          s.put("<>");
-          return;
-        }
-        s.put('<');
-        ++s.indent;
-        s.line();
-        for (std::uint32_t k = 0; k != n.b; ++k) {
-          if (k) {
-            s.put(',');
-            s.line();
-          }
-          const struct_elem& e = g_.elems.p[n.a + k];
-          if (!e.name.empty()) {
-            s.put(e.name);
-            s.put('=');
-          }
-          print(e.value, s);
-        }
-        --s.indent;
-        s.line();
-        s.put('>');
-        return;
-      case node_kind::call:
-        print(n.a, s);
-        s.put('(');
-        if (n.b != no_node) print(n.b, s);
-        s.put(')');
-        return;
       case node_kind::intrinsic:
         s.put(n.text);
         return;
+      case node_kind::selection:
+        form::selection(*this, n.a, n.b, s);
+        return;
+      case node_kind::struct_:
+        form::struct_(*this, n.a, n.b, s);
+        return;
+      case node_kind::call:
+        form::call(*this, n.a, n.b, s);
+        return;
       case node_kind::lambda:
-        s.put('(');
-        if (n.b) {
-          s.put(names_.arg());
-        } else {
-          s.put(n.text);
-        }
-        s.put(" -> ");
-        print(n.a, s);
-        s.put(')');
+        form::lambda(*this, i, n.a, s);
         return;
       case node_kind::block:
-        // Python writes "(let " and strips the trailing space where a line ends.
-        s.put(s.formatted ? "(let" : "(let ");
-        ++s.indent;
-        s.line();
-        for (std::uint32_t k = 0; k != g_.bindings.size(); ++k) {
-          if (k) {
-            s.put(',');
-            s.line();
-          }
-          symbol(s, k);
-          s.put('=');
-          print(g_.bindings.p[k], s);
-        }
-        --s.indent;
-        s.line();
-        s.put(" in ");
-        print(n.a, s);
-        s.put(')');
+        form::block(*this, 0, static_cast<std::uint32_t>(g_.bindings.size()), n.a, s);
         return;
       case node_kind::literal:
         print_literal<D>(literal_of(g_, g_.lits.p[n.a]), s);
@@ -133,6 +84,26 @@ class basic_printer {
         s.put(placement_name(static_cast<placement_kind>(n.a)));
         return;
     }
+  }
+
+  // For text_form: a lambda's parameter, a struct element (in the graph's elems) and a block
+  // local (the trace's k-th binding, named by its position).
+  constexpr void parameter(std::uint32_t i, text_sink& s) const {
+    const node& n = g_.nodes.p[i];
+    s.put(n.b ? names_.arg() : n.text);
+  }
+  constexpr std::uint32_t element(std::uint32_t e, text_sink& s) const {
+    const struct_elem& el = g_.elems.p[e];
+    if (!el.name.empty()) {
+      s.put(el.name);
+      s.put('=');
+    }
+    return el.value;
+  }
+  constexpr std::uint32_t local(std::uint32_t k, text_sink& s) const {
+    symbol(s, k);
+    s.put('=');
+    return g_.bindings.p[k];
   }
 
  private:

@@ -1,7 +1,8 @@
 // The Computation message of a finished trace, written straight to wire bytes back to front (as
 // upb does): a message's fields are written last to first, each payload before its length, so
 // every length is known when it is needed and no separate sizing pass over the nodes is required.
-// The same code run without a buffer counts the bytes. Names (`<name>_arg`,
+// The same code run without a buffer counts the bytes. The inner building blocks' fields are written by
+// wire_form (ast/wire_form.hpp), for read trees too; this is the graph's side of it. Names (`<name>_arg`,
 // `fc_<name>_symbol_<n>`) as the printers spell them (ast/context_names.hpp).
 #pragma once
 
@@ -10,6 +11,7 @@
 
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
+#include "ctff/ast/wire_form.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/ast/array_writer.hpp"
 #include "ctff/core/sink.hpp"
@@ -20,6 +22,8 @@ namespace ctff::detail {
 // (Sink: back_sink, or growing_back_sink at run time. A class template rather than member
 // templates: clang does not instantiate mutually recursive constexpr member templates of a
 // non-template class in time for the constant evaluations that need them.)
+static_assert(no_node == wire_no_arg);
+
 template <class Sink>
 class basic_serializer {
  public:
@@ -58,8 +62,9 @@ class basic_serializer {
     s.n += n;
   }
 
- private:
-  constexpr void write_node(std::uint32_t i, Sink& s) const {
+  // Node i's Computation message; inner nodes' fields by wire_form (ast/wire_form.hpp).
+  constexpr void write_message(std::uint32_t i, Sink& s) const {
+    using form = wire_form<basic_serializer, Sink>;
     const node& n = g_.nodes.p[i];
     if (n.kind == node_kind::embedded) {
       auto b = g_.embed_bytes(g_.embeds.p[n.a]);
@@ -67,103 +72,95 @@ class basic_serializer {
       return;
     }
     const auto end = s.pos;
+    computation_field field{};
     switch (n.kind) {
       case node_kind::param_ref: {
         const auto e = s.pos;
         put_arg_name(s);
         s.close(1, e);
+        field = computation_field::reference;
         break;
       }
       case node_kind::symbol_ref: {
         const auto e = s.pos;
         put_symbol(s, pos_[n.a]);
         s.close(1, e);
+        field = computation_field::reference;
         break;
       }
       case node_kind::named_ref:
+        s.string_field(1, n.text);
+        field = computation_field::reference;
+        break;
       case node_kind::intrinsic:
         s.string_field(1, n.text);
+        field = computation_field::intrinsic;
         break;
       case node_kind::selection:
-        if (n.b) {
-          s.varint(n.b);
-          s.tag(3, 0);
-        }
-        sub(1, n.a, s);
+        form::selection(*this, n.a, n.b, s);
+        field = computation_field::selection;
         break;
       case node_kind::struct_:
-        for (std::uint32_t k = n.b; k-- > 0;) {
-          const struct_elem& e = g_.elems.p[n.a + k];
-          const auto ee = s.pos;
-          sub(2, e.value, s);
-          s.string_field(1, e.name);
-          s.close(1, ee);
-        }
+        form::struct_(*this, n.a, n.b, s);
+        field = computation_field::struct_;
         break;
       case node_kind::call:
-        if (n.b != no_node) sub(2, n.b, s);
-        sub(1, n.a, s);
+        form::call(*this, n.a, n.b, s);
+        field = computation_field::call;
         break;
       case node_kind::lambda:
-        sub(2, n.a, s);
-        if (n.b) {
-          const auto e = s.pos;
-          put_arg_name(s);
-          s.close(1, e);
-        } else {
-          s.string_field(1, n.text);
-        }
+        form::lambda(*this, i, n.a, s);
+        field = computation_field::lambda;
         break;
       case node_kind::block:
-        sub(2, n.a, s);
-        for (std::uint32_t k = static_cast<std::uint32_t>(g_.bindings.size()); k-- > 0;) {
-          const auto le = s.pos;
-          sub(2, g_.bindings.p[k], s);
-          const auto ne = s.pos;
-          put_symbol(s, k);
-          s.close(1, ne);
-          s.close(1, le);
-        }
+        form::block(*this, 0, static_cast<std::uint32_t>(g_.bindings.size()), n.a, s);
+        field = computation_field::block;
         break;
       case node_kind::literal: {
         const auto e = s.pos;
         write_array(g_, g_.lits.p[n.a], s);
         s.close(1, e);
+        field = computation_field::literal;
         break;
       }
       case node_kind::placement:
         s.string_field(1, placement_uri(static_cast<placement_kind>(n.a)));
+        field = computation_field::placement;
         break;
       case node_kind::embedded:
         break;
     }
-    s.close(field_of(n.kind), end);
+    s.close(static_cast<std::uint32_t>(field), end);
     s.bytes(n.type, n.type_size);
     s.varint(n.type_size);
     s.tag(1, 2);
   }
 
-  constexpr void sub(std::uint32_t field, std::uint32_t i, Sink& s) const {
-    const auto end = s.pos;
-    write_node(i, s);
-    s.close(field, end);
+  // For wire_form: a lambda's parameter, a struct element (in the graph's elems) and a block
+  // local (the trace's k-th binding, named by its position).
+  constexpr void parameter(std::uint32_t i, Sink& s) const {
+    const node& n = g_.nodes.p[i];
+    if (n.b) {
+      const auto e = s.pos;
+      put_arg_name(s);
+      s.close(1, e);
+    } else {
+      s.string_field(1, n.text);
+    }
+  }
+  constexpr std::uint32_t element(std::uint32_t e) const { return g_.elems.p[e].value; }
+  constexpr void element_name(std::uint32_t e, Sink& s) const {
+    s.string_field(1, g_.elems.p[e].name);
+  }
+  constexpr std::uint32_t local(std::uint32_t k) const { return g_.bindings.p[k]; }
+  constexpr void local_name(std::uint32_t k, Sink& s) const {
+    const auto e = s.pos;
+    put_symbol(s, k);
+    s.close(1, e);
   }
 
-  static constexpr std::uint32_t field_of(node_kind k) {
-    switch (k) {
-      case node_kind::param_ref: case node_kind::symbol_ref: case node_kind::named_ref: return 6;
-      case node_kind::selection: return 9;
-      case node_kind::struct_: return 8;
-      case node_kind::call: return 7;
-      case node_kind::intrinsic: return 3;
-      case node_kind::lambda: return 4;
-      case node_kind::block: return 5;
-      case node_kind::literal: return 14;
-      case node_kind::placement: return 11;
-      case node_kind::embedded: return 0;
-    }
-    return 0;
-  }
+ private:
+  constexpr void write_node(std::uint32_t i, Sink& s) const { write_message(i, s); }
 
   // `<name>[_<suffix>]_arg`.
   constexpr void put_arg_name(Sink& s) const {

@@ -1,13 +1,13 @@
-// The compact and formatted text of any computation tree, by federated_language's rules (the
-// same as the tracing side's printer, ast/print.hpp, which only knows traced trees): Python's
-// `(let` line without its trailing space, structs and blocks broken over lines in the formatted
-// form, literals printed by the shared numpy printer, compiled computations as `comp#<adler32
-// hex>` and Data as the decimal adler32 of its Computation message (see docs/opaque_computations.md).
+// The compact and formatted text of any computation tree, by federated_language's rules: inner
+// nodes laid out by text_form (ast/text_form.hpp), as traced trees are; literals printed by the
+// shared numpy printer, compiled computations as `comp#<adler32 hex>` and Data as the decimal
+// adler32 of its Computation message (see docs/opaque_computations.md).
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "ctff/ast/text_form.hpp"
 #include "ctff/core/adler32.hpp"
 #include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/sink.hpp"
@@ -38,11 +38,15 @@ inline void put_opaque_label(const computation_tree& t, std::uint32_t i, text_si
   if (structural) s.put(')');
 }
 
+// The read tree's side of text_form (ast/text_form.hpp), which lays the inner nodes out.
+static_assert(no_index == text_no_arg);
+
 class tree_printer {
  public:
   explicit tree_printer(const computation_tree& t) : t_(t) {}
 
-  void print(std::uint32_t i, text_sink& s) const {
+  void print(std::uint32_t i, text_sink& s) {
+    using form = text_form<tree_printer>;
     const block_node& n = t_.node(i);
     switch (n.kind) {
       case block_kind::reference:
@@ -55,42 +59,19 @@ class tree_printer {
         return;
       }
       case block_kind::selection:
-        print(n.a, s);
-        s.put('[');
-        s.put_int(n.index);
-        s.put(']');
+        form::selection(*this, n.a, n.index, s);
         return;
       case block_kind::struct_:
-        if (n.count == 0) {
-          s.put("<>");
-          return;
-        }
-        s.put('<');
-        elements(i, s);
-        s.line();
-        s.put('>');
+        form::struct_(*this, n.first, n.count, s);
         return;
       case block_kind::call:
-        print(n.a, s);
-        s.put('(');
-        if (n.b != no_index) print(n.b, s);
-        s.put(')');
+        form::call(*this, n.a, n.b, s);  // no_index == text_no_arg
         return;
       case block_kind::lambda:
-        s.put('(');
-        s.put(t_.text(i));
-        s.put(" -> ");
-        print(n.a, s);
-        s.put(')');
+        form::lambda(*this, i, n.a, s);
         return;
       case block_kind::block:
-        // Python writes "(let " and strips the trailing space where a line ends.
-        s.put(s.formatted ? "(let" : "(let ");
-        elements(i, s);
-        s.line();
-        s.put(" in ");
-        print(n.a, s);
-        s.put(')');
+        form::block(*this, n.first, n.count, n.a, s);
         return;
       case block_kind::literal:
         print_literal(literal_of(tree_access::pool(t_), tree_access::pool(t_).lits[n.b]), s);
@@ -103,26 +84,24 @@ class tree_printer {
     }
   }
 
+  // For text_form: a lambda's parameter, a struct element and a block local (both in the tree's
+  // elems). A local always has a name (`=v` if it is empty); an element may have none.
+  void parameter(std::uint32_t i, text_sink& s) const { s.put(t_.text(i)); }
+  std::uint32_t element(std::uint32_t e, text_sink& s) const {
+    const block_elem& el = t_.elems[e];
+    if (el.name_len) put_name(el, s);
+    return el.value;
+  }
+  std::uint32_t local(std::uint32_t e, text_sink& s) const {
+    const block_elem& el = t_.elems[e];
+    put_name(el, s);
+    return el.value;
+  }
+
  private:
-  // Struct elements or block locals, `name=value` (an unnamed element: value), one indented
-  // line each.
-  void elements(std::uint32_t i, text_sink& s) const {
-    ++s.indent;
-    s.line();
-    for (std::uint32_t k = 0; k != t_.node(i).count; ++k) {
-      if (k) {
-        s.put(',');
-        s.line();
-      }
-      const block_elem& e = t_.elem(i, k);
-      // A block local always has a name (`=v` if it is empty); a struct element may have none.
-      if (e.name_len || t_.node(i).kind == block_kind::block) {
-        s.put(t_.name(e));
-        s.put('=');
-      }
-      print(e.value, s);
-    }
-    --s.indent;
+  void put_name(const block_elem& e, text_sink& s) const {
+    s.put(t_.name(e));
+    s.put('=');
   }
 
   const computation_tree& t_;

@@ -1,6 +1,6 @@
-// Writing a computation_tree back to Computation wire bytes, back to front like the tracing
-// side's serializer (core/sink.hpp back_sink): Types through the shared type writer, literals
-// through the shared Array writer, TensorFlow/Xla/Data payloads verbatim. Canonical input (what
+// Writing a computation_tree back to Computation wire bytes: the inner building blocks' fields by
+// wire_form (ast/wire_form.hpp), as traced trees are written; Types through the shared
+// type writer, literals through the shared Array writer, TensorFlow/Xla/Data payloads verbatim. Canonical input (what
 // protobuf, upb and ctff write) comes back byte for byte.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ctff/ast/array_writer.hpp"
+#include "ctff/ast/wire_form.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/types/wire.hpp"
@@ -15,24 +16,7 @@
 namespace ctff {
 namespace detail {
 
-// Computation's oneof field for each building block.
-constexpr std::uint32_t block_field(block_kind k) {
-  switch (k) {
-    case block_kind::tensorflow: return 2;
-    case block_kind::intrinsic: return 3;
-    case block_kind::lambda: return 4;
-    case block_kind::block: return 5;
-    case block_kind::reference: return 6;
-    case block_kind::call: return 7;
-    case block_kind::struct_: return 8;
-    case block_kind::selection: return 9;
-    case block_kind::data: return 10;
-    case block_kind::placement: return 11;
-    case block_kind::xla: return 12;
-    case block_kind::literal: return 14;
-  }
-  return 0;
-}
+static_assert(no_index == wire_no_arg);
 
 class tree_writer {
  public:
@@ -53,71 +37,79 @@ class tree_writer {
     return out;
   }
 
- private:
-  void elems(const block_node& n, back_sink& s) {
-    for (std::uint32_t k = n.count; k-- > 0;) {
-      const block_elem& e = t_.elems[n.first + k];
-      const auto end = s.pos;
-      const auto v = s.pos;
-      node(e.value, s);
-      s.close(2, v);
-      s.string_field(1, tree_access::pool(t_).chars_at(e.name_off, e.name_len));
-      s.close(1, end);
-    }
-  }
-  void child(std::uint32_t field, std::uint32_t i, back_sink& s) {
-    const auto end = s.pos;
-    node(i, s);
-    s.close(field, end);
-  }
-
-  void node(std::uint32_t i, back_sink& s) {
+  // Node i's Computation message; inner nodes' fields by wire_form (ast/wire_form.hpp).
+  void write_message(std::uint32_t i, back_sink& s) const {
+    using form = wire_form<tree_writer, back_sink>;
     const block_node& n = t_.nodes[i];
     const auto end = s.pos;
-    const std::string_view text = t_.text(i);
+    computation_field field{};
     switch (n.kind) {
       case block_kind::reference:
+        s.string_field(1, t_.text(i));
+        field = computation_field::reference;
+        break;
       case block_kind::intrinsic:
+        s.string_field(1, t_.text(i));
+        field = computation_field::intrinsic;
+        break;
       case block_kind::placement:
-        s.string_field(1, text);
-        break;
-      case block_kind::lambda:
-        child(2, n.a, s);
-        s.string_field(1, text);
-        break;
-      case block_kind::block:
-        child(2, n.a, s);
-        elems(n, s);
-        break;
-      case block_kind::call:
-        if (n.b != no_index) child(2, n.b, s);
-        child(1, n.a, s);
-        break;
-      case block_kind::struct_:
-        elems(n, s);
+        s.string_field(1, t_.text(i));
+        field = computation_field::placement;
         break;
       case block_kind::selection:
-        if (n.index != 0) {
-          s.varint(static_cast<std::uint64_t>(static_cast<std::int64_t>(n.index)));
-          s.tag(3, 0);
-        }
-        child(1, n.a, s);
+        form::selection(*this, n.a, n.index, s);
+        field = computation_field::selection;
+        break;
+      case block_kind::struct_:
+        form::struct_(*this, n.first, n.count, s);
+        field = computation_field::struct_;
+        break;
+      case block_kind::call:
+        form::call(*this, n.a, n.b, s);  // no_index == wire_no_arg
+        field = computation_field::call;
+        break;
+      case block_kind::lambda:
+        form::lambda(*this, i, n.a, s);
+        field = computation_field::lambda;
+        break;
+      case block_kind::block:
+        form::block(*this, n.first, n.count, n.a, s);
+        field = computation_field::block;
         break;
       case block_kind::literal: {
         const auto e = s.pos;
         write_array(tree_access::pool(t_), tree_access::pool(t_).lits[n.b], s);
         s.close(1, e);
+        field = computation_field::literal;
         break;
       }
       case block_kind::tensorflow:
+        s.chars(t_.text(i));
+        field = computation_field::tensorflow;
+        break;
       case block_kind::xla:
+        s.chars(t_.text(i));
+        field = computation_field::xla;
+        break;
       case block_kind::data:
-        s.chars(text);
+        s.chars(t_.text(i));
+        field = computation_field::data;
         break;
     }
-    s.close(block_field(n.kind), end);
+    s.close(static_cast<std::uint32_t>(field), end);
     if (n.type != no_index) write_nested_type(t_.types, n.type, 1, s);
   }
+
+  // For wire_form: a lambda's parameter, struct elements and block locals (both in the tree's
+  // elems).
+  void parameter(std::uint32_t i, back_sink& s) const { s.string_field(1, t_.text(i)); }
+  std::uint32_t element(std::uint32_t e) const { return t_.elems[e].value; }
+  void element_name(std::uint32_t e, back_sink& s) const { s.string_field(1, t_.name(t_.elems[e])); }
+  std::uint32_t local(std::uint32_t e) const { return element(e); }
+  void local_name(std::uint32_t e, back_sink& s) const { element_name(e, s); }
+
+ private:
+  void node(std::uint32_t i, back_sink& s) const { write_message(i, s); }
 
   const computation_tree& t_;
 };
