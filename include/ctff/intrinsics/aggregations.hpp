@@ -5,6 +5,7 @@
 // an integer or floating-point scalar weight.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -21,25 +22,20 @@ constexpr auto federated_sum(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_sum: the value must be federated, or a struct of federated values "
-        "to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_sum: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_sum: the value must be placed at CLIENTS");
+                  "ctff: federated_sum: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!sum_numeric_v<member_t<T>>) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_sum: the member type must be a structure of numeric tensors (not "
-        "bool or str)");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_sum: " CTFF_RULE_NUMERIC_STRUCTURE("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!fully_defined_v<member_t<T>>) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_sum: the tensor shapes of the member type must be fully defined");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_sum: " CTFF_RULE_FULLY_DEFINED("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else {
     return intrinsic_call<aggregate_fn_t<T>, row::federated_sum>(as_federated(static_cast<V&&>(v)));
@@ -53,17 +49,15 @@ constexpr auto federated_mean(V&& v) {
   using T = typename O::type;
   if constexpr (!O::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the value must be federated, or a struct of federated "
-                  "values to zip");
+                  "ctff: federated_mean: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::float32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the value must be placed at CLIENTS");
+                  "ctff: federated_mean: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!average_compatible_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the member type must consist of floating-point or complex "
-                  "tensors");
+                  "ctff: federated_mean: " CTFF_RULE_FLOATING_OR_COMPLEX("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else {
     return intrinsic_call<aggregate_fn_t<T>, row::federated_mean>(
@@ -80,26 +74,23 @@ constexpr auto federated_mean(V&& v, W&& w) {
   using U = typename OW::type;
   if constexpr (!O::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the value must be federated, or a struct of federated "
-                  "values to zip");
+                  "ctff: federated_mean: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::float32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the value must be placed at CLIENTS");
+                  "ctff: federated_mean: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!average_compatible_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: the member type must consist of floating-point or complex "
-                  "tensors");
+                  "ctff: federated_mean: " CTFF_RULE_FLOATING_OR_COMPLEX("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!OW::ok) {
     CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
-                  "ctff: federated_mean: the weight must be federated, or a struct of federated "
-                  "values to zip");
+                  "ctff: federated_mean: " CTFF_RULE_FEDERATED("the weight"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!at_clients_v<U>) {
     CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
-                  "ctff: federated_mean: the weight must be placed at CLIENTS");
+                  "ctff: federated_mean: " CTFF_RULE_PLACED_AT("the weight", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!scalar_weight<member_t<U>>::value) {
     CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
@@ -119,19 +110,16 @@ constexpr auto federated_min(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_min: the value must be federated, or a struct of federated values "
-        "to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_min: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_min: the value must be placed at CLIENTS");
+                  "ctff: federated_min: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!min_max_compatible_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_min: the member type must consist of integer or floating-point "
-                  "tensors");
+                  "ctff: federated_min: " CTFF_RULE_INTEGER_OR_FLOATING("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else {
     return intrinsic_call<aggregate_fn_t<T>, row::federated_min>(as_federated(static_cast<V&&>(v)));
@@ -144,19 +132,16 @@ constexpr auto federated_max(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_max: the value must be federated, or a struct of federated values "
-        "to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_max: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_max: the value must be placed at CLIENTS");
+                  "ctff: federated_max: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!min_max_compatible_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_max: the member type must consist of integer or floating-point "
-                  "tensors");
+                  "ctff: federated_max: " CTFF_RULE_INTEGER_OR_FLOATING("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else {
     return intrinsic_call<aggregate_fn_t<T>, row::federated_max>(as_federated(static_cast<V&&>(v)));

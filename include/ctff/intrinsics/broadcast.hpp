@@ -2,6 +2,7 @@
 // at all clients.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -12,22 +13,19 @@ constexpr auto federated_broadcast(V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_broadcast: the value must be federated, or a struct of federated "
-        "values to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_broadcast: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<clients_eq_t<tensor<dtype::int32>>>();
   } else {
     using M = member_t<T>;
     using R = clients_eq_t<M>;
     if constexpr (!at_server_v<T>) {
       CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                    "ctff: federated_broadcast: the value must be placed at SERVER");
+                    "ctff: federated_broadcast: " CTFF_RULE_PLACED_AT("the value", "SERVER"));
       return poisoned<R>();
     } else if constexpr (!fed_info<T>::all_equal) {
-      CTFF_DIAGNOSE(
-          report<labeled<"value", T>>::shown,
-          "ctff: federated_broadcast: the value must be equal at all locations (all_equal)");
+      CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                    "ctff: federated_broadcast: " CTFF_RULE_ALL_EQUAL("the value"));
       return poisoned<R>();
     } else {
       return intrinsic_call<function_t<T, R>, row::federated_broadcast>(

@@ -7,6 +7,7 @@
 // merge's result as their parameter types, as Python hints them.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -20,14 +21,12 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
   using ZT = type_or_void_t<Z>;
   using Fallback = server_t<tensor<dtype::int32>>;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_aggregate: the value must be federated, or a struct of federated "
-        "values to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_aggregate: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<Fallback>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_aggregate: the value must be placed at CLIENTS");
+                  "ctff: federated_aggregate: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<Fallback>();
   } else if constexpr (std::is_void_v<ZT>) {
     static_assert(
@@ -42,8 +41,8 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
     using AccT = type_or_void_t<AccA>;
     if constexpr (!is_function_v<AccT>) {
       CTFF_DIAGNOSE(report<labeled<"accumulate", AccT>>::shown,
-                    "ctff: federated_aggregate: accumulate, merge and report must be computations "
-                    "or function-typed values");
+                    "ctff: federated_aggregate: "
+                    CTFF_RULE_FUNCTIONS("accumulate, merge and report"));
       return poisoned<Fallback>();
     } else {
       using U1 = typename fn_info<AccT>::result;
@@ -51,10 +50,9 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
       using MergeA = decltype(mrg);
       using MergeT = type_or_void_t<MergeA>;
       if constexpr (!is_function_v<MergeT>) {
-        CTFF_DIAGNOSE(
-            report<labeled<"merge", MergeT>>::shown,
-            "ctff: federated_aggregate: accumulate, merge and report must be computations "
-            "or function-typed values");
+        CTFF_DIAGNOSE(report<labeled<"merge", MergeT>>::shown,
+                      "ctff: federated_aggregate: "
+                      CTFF_RULE_FUNCTIONS("accumulate, merge and report"));
         return poisoned<Fallback>();
       } else {
         auto&& rep =
@@ -62,20 +60,17 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
         using RepA = decltype(rep);
         using RepT = type_or_void_t<RepA>;
         if constexpr (!is_function_v<RepT>) {
-          CTFF_DIAGNOSE(
-              report<labeled<"report", RepT>>::shown,
-              "ctff: federated_aggregate: accumulate, merge and report must be computations "
-              "or function-typed values");
+          CTFF_DIAGNOSE(report<labeled<"report", RepT>>::shown,
+                        "ctff: federated_aggregate: "
+                        CTFF_RULE_FUNCTIONS("accumulate, merge and report"));
           return poisoned<Fallback>();
         } else {
           using AccP = typename fn_info<AccT>::param;
           using R = typename fn_info<RepT>::result;
           using Guess = server_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>>;
           if constexpr (struct_info<AccP>::size != 2) {
-            CTFF_DIAGNOSE(
-                report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
-                "ctff: federated_aggregate: accumulate must have type (<U,T> -> U), with T "
-                "the member type of the value");
+            CTFF_DIAGNOSE(report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
+                          "ctff: federated_aggregate: " CTFF_RULE_ACCUMULATE_TYPE);
             return poisoned<Guess>();
           } else {
             using U = typename struct_info<AccP>::template elem_t<0>;  // the zero's slot
@@ -85,10 +80,8 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
                             "first parameter");
               return poisoned<Guess>();
             } else if constexpr (!is_assignable_v<function_t<struct_t<U1, M>, U1>, AccT>) {
-              CTFF_DIAGNOSE(
-                  report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
-                  "ctff: federated_aggregate: accumulate must have type (<U,T> -> U), with T "
-                  "the member type of the value");
+              CTFF_DIAGNOSE(report<labeled<"accumulate", AccT>, labeled<"value", T>>::shown,
+                            "ctff: federated_aggregate: " CTFF_RULE_ACCUMULATE_TYPE);
               return poisoned<Guess>();
             } else if constexpr (!is_assignable_v<function_t<struct_t<U1, U1>, U1>, MergeT>) {
               CTFF_DIAGNOSE(report<labeled<"merge", MergeT>, labeled<"accumulate", AccT>>::shown,

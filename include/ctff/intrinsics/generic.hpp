@@ -3,6 +3,7 @@
 // tensors or structs of tensors. generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/common.hpp"
 #include "ctff/types/relations.hpp"
 
@@ -20,7 +21,7 @@ constexpr auto generic_binary(A&& a, B&& b) {
   using U = value_type_t<B>;
   if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
     CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
-                  "ctff: generic operator: both operands must be tensors or structs of tensors");
+                  "ctff: generic operator: " CTFF_RULE_TENSOR_OPERANDS);
     return poisoned<tensor<dtype::int32>>();
   } else if constexpr (!is_equivalent_v<T, U>) {
     CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
@@ -46,7 +47,7 @@ constexpr auto generic_on_pair(S&& s) {
     using U = typename struct_info<P>::template elem_t<1>;
     if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
       CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
-                    "ctff: generic operator: both operands must be tensors or structs of tensors");
+                    "ctff: generic operator: " CTFF_RULE_TENSOR_OPERANDS);
       return poisoned<tensor<dtype::int32>>();
     } else if constexpr (!is_equivalent_v<T, U> || !is_assignable_v<struct_t<T, T>, P>) {
       CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,

@@ -6,6 +6,7 @@
 // A polymorphic fn is traced with v's member type as its parameter type.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -16,10 +17,8 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
   using O = fed_operand<V>;
   using T = typename O::type;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_map: the value must be federated, or a struct of federated values "
-        "to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_map: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<clients_t<tensor<dtype::int32>>>();
   } else {
     using M = member_t<T>;
@@ -29,8 +28,7 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
     using FT = type_or_void_t<FA>;
     if constexpr (!is_function_v<FT>) {
       CTFF_DIAGNOSE(report<labeled<"function", FT>, labeled<"value", T>>::shown,
-                    "ctff: federated_map: the mapping function must be a computation or a "
-                    "function-typed value");
+                    "ctff: federated_map: " CTFF_RULE_FUNCTION("the mapping function"));
       return poisoned<federated_t<tensor<dtype::int32>, fed_info<T>::where, !clients>>();
     } else {
       using P = typename fn_info<FT>::param;
@@ -39,13 +37,11 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
                                 fed_info<T>::where, !clients>;
       if constexpr (!fn_info<FT>::has_param) {
         CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
-                      "ctff: federated_map: the mapping function must take a parameter");
+                      "ctff: federated_map: " CTFF_RULE_TAKES_PARAMETER("the mapping function"));
         return poisoned<Guess>();
       } else if constexpr (!is_assignable_v<P, M>) {
-        CTFF_DIAGNOSE(
-            report<labeled<"parameter", P>, labeled<"member", M>>::shown,
-            "ctff: federated_map: the mapping function's parameter type is not assignable "
-            "from the value's member type");
+        CTFF_DIAGNOSE(report<labeled<"parameter", P>, labeled<"member", M>>::shown,
+                      "ctff: federated_map: " CTFF_RULE_MAPPING_PARAMETER);
         return poisoned<Guess>();
       } else if constexpr (!clients && !fed_info<T>::all_equal) {
         CTFF_DIAGNOSE(
@@ -54,10 +50,8 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
             "(all_equal)");
         return poisoned<Guess>();
       } else if constexpr (has_placed_v<R>) {
-        CTFF_DIAGNOSE(
-            report<labeled<"result", R>>::shown,
-            "ctff: federated_map: the mapping function's result must not contain federated "
-            "or function types");
+        CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
+                      "ctff: federated_map: " CTFF_RULE_MAPPING_RESULT);
         return poisoned<Guess>();
       } else if constexpr (clients) {
         using F = function_t<struct_t<FT, clients_t<M>>, clients_t<R>>;
@@ -79,12 +73,11 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
   using T = typename O::type;
   if constexpr (!O::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_map_all_equal: the value must be federated, or a struct of "
-                  "federated values to zip");
+                  "ctff: federated_map_all_equal: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<clients_eq_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_map_all_equal: the value must be placed at CLIENTS");
+                  "ctff: federated_map_all_equal: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<clients_eq_t<tensor<dtype::int32>>>();
   } else {
     using M = member_t<T>;
@@ -92,10 +85,8 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
     using FA = decltype(f);
     using FT = type_or_void_t<FA>;
     if constexpr (!is_function_v<FT>) {
-      CTFF_DIAGNOSE(
-          report<labeled<"function", FT>, labeled<"value", T>>::shown,
-          "ctff: federated_map_all_equal: the mapping function must be a computation or a "
-          "function-typed value");
+      CTFF_DIAGNOSE(report<labeled<"function", FT>, labeled<"value", T>>::shown,
+                    "ctff: federated_map_all_equal: " CTFF_RULE_FUNCTION("the mapping function"));
       return poisoned<clients_eq_t<tensor<dtype::int32>>>();
     } else {
       using P = typename fn_info<FT>::param;
@@ -103,23 +94,20 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
       using Guess = clients_eq_t<std::conditional_t<has_placed_v<R>, tensor<dtype::int32>, R>>;
       if constexpr (!fn_info<FT>::has_param) {
         CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
-                      "ctff: federated_map_all_equal: the mapping function must take a parameter");
+                      "ctff: federated_map_all_equal: "
+                      CTFF_RULE_TAKES_PARAMETER("the mapping function"));
         return poisoned<Guess>();
       } else if constexpr (!is_assignable_v<P, M>) {
         CTFF_DIAGNOSE(report<labeled<"parameter", P>, labeled<"member", M>>::shown,
-                      "ctff: federated_map_all_equal: the mapping function's parameter type is not "
-                      "assignable from the value's member type");
+                      "ctff: federated_map_all_equal: " CTFF_RULE_MAPPING_PARAMETER);
         return poisoned<Guess>();
       } else if constexpr (!fed_info<T>::all_equal) {
         CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                      "ctff: federated_map_all_equal: the value must be equal at all locations "
-                      "(all_equal)");
+                      "ctff: federated_map_all_equal: " CTFF_RULE_ALL_EQUAL("the value"));
         return poisoned<Guess>();
       } else if constexpr (has_placed_v<R>) {
-        CTFF_DIAGNOSE(
-            report<labeled<"result", R>>::shown,
-            "ctff: federated_map_all_equal: the mapping function's result must not contain "
-            "federated or function types");
+        CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
+                      "ctff: federated_map_all_equal: " CTFF_RULE_MAPPING_RESULT);
         return poisoned<Guess>();
       } else {
         using F = function_t<struct_t<FT, clients_eq_t<M>>, clients_eq_t<R>>;

@@ -5,6 +5,7 @@
 
 #include <source_location>
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/common.hpp"
 
 namespace ctff {
@@ -44,8 +45,7 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
   constexpr bool clients = P == placement_kind::clients;
   if constexpr (!is_function_v<FT>) {
     CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
-                  "ctff: federated_eval: the function must be a computation or a function-typed "
-                  "value");
+                  "ctff: federated_eval: " CTFF_RULE_FUNCTION("the function"));
     return poisoned<federated_t<tensor<dtype::int32>, P, !clients>>();
   } else {
     using R = typename fn_info<FT>::result;

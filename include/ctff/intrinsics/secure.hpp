@@ -5,6 +5,7 @@
 // leaf is the bound), as Python's map_structure does.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -87,18 +88,16 @@ constexpr auto federated_secure_sum(V&& v, X&& max_input) {
   using T = typename O::type;
   using B = type_or_void_t<X>;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_secure_sum: the value must be federated, or a struct of federated "
-        "values to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_secure_sum: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum: the value must be placed at CLIENTS");
+                  "ctff: federated_secure_sum: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integers_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum: the member type must be a structure of integers");
+                  "ctff: federated_secure_sum: " CTFF_RULE_INTEGER_STRUCTURE("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
     CTFF_DIAGNOSE(
@@ -121,19 +120,18 @@ constexpr auto federated_secure_sum_bitwidth(V&& v, X&& bitwidth) {
   using T = typename O::type;
   using B = type_or_void_t<X>;
   if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(
-        report<labeled<"value", T>>::shown,
-        "ctff: federated_secure_sum_bitwidth: the value must be federated, or a struct of "
-        "federated values to zip");
+    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
+                  "ctff: federated_secure_sum_bitwidth: " CTFF_RULE_FEDERATED("the value"));
     return poisoned<server_t<tensor<dtype::int32>>>();
   } else if constexpr (!at_clients_v<T>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: the value must be placed at CLIENTS");
+                  "ctff: federated_secure_sum_bitwidth: "
+                  CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integers_v<member_t<T>>) {
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: the member type must be a structure of "
-                  "integers");
+                  "ctff: federated_secure_sum_bitwidth: "
+                  CTFF_RULE_INTEGER_STRUCTURE("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
     CTFF_DIAGNOSE(report<labeled<"bitwidth", B>, labeled<"value", T>>::shown,

@@ -6,6 +6,7 @@
 // int32 tensor of known size at CLIENTS; a polymorphic select_fn is traced with <S,int32>.
 #pragma once
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
@@ -27,53 +28,46 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
   if constexpr (!at_clients_v<KT>) {
     if constexpr (Secure) {
       CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
-                    "ctff: federated_secure_select: the keys must be placed at CLIENTS");
+                    "ctff: federated_secure_select: " CTFF_RULE_PLACED_AT("the keys", "CLIENTS"));
     } else {
       CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
-                    "ctff: federated_select: the keys must be placed at CLIENTS");
+                    "ctff: federated_select: " CTFF_RULE_PLACED_AT("the keys", "CLIENTS"));
     }
     return poisoned<Fallback>();
   } else if constexpr (!select_keys<member_t<KT>>::value) {
     if constexpr (Secure) {
       CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
-                    "ctff: federated_secure_select: the keys must be an int32 tensor of rank 1 and "
-                    "known size");
+                    "ctff: federated_secure_select: " CTFF_RULE_SELECT_KEYS);
     } else {
-      CTFF_DIAGNOSE(
-          report<labeled<"keys", KT>>::shown,
-          "ctff: federated_select: the keys must be an int32 tensor of rank 1 and known size");
+      CTFF_DIAGNOSE(report<labeled<"keys", KT>>::shown,
+                    "ctff: federated_select: " CTFF_RULE_SELECT_KEYS);
     }
     return poisoned<Fallback>();
   } else if constexpr (std::is_void_v<XT> || !is_assignable_v<server_t<i32>, XT>) {
     if constexpr (Secure) {
       CTFF_DIAGNOSE(report<labeled<"max_key", XT>>::shown,
-                    "ctff: federated_secure_select: max_key must be an int32 placed at SERVER");
+                    "ctff: federated_secure_select: " CTFF_RULE_SELECT_MAX_KEY);
     } else {
       CTFF_DIAGNOSE(report<labeled<"max_key", XT>>::shown,
-                    "ctff: federated_select: max_key must be an int32 placed at SERVER");
+                    "ctff: federated_select: " CTFF_RULE_SELECT_MAX_KEY);
     }
     return poisoned<Fallback>();
   } else if constexpr (!O::ok) {
     if constexpr (Secure) {
       CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
-                    "ctff: federated_secure_select: server_val must be federated, or a struct of "
-                    "federated values to zip");
+                    "ctff: federated_secure_select: " CTFF_RULE_FEDERATED("server_val"));
     } else {
-      CTFF_DIAGNOSE(
-          report<labeled<"server_val", ST>>::shown,
-          "ctff: federated_select: server_val must be federated, or a struct of federated "
-          "values to zip");
+      CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
+                    "ctff: federated_select: " CTFF_RULE_FEDERATED("server_val"));
     }
     return poisoned<Fallback>();
   } else if constexpr (!at_server_v<ST> || !fed_info<ST>::all_equal) {
     if constexpr (Secure) {
       CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
-                    "ctff: federated_secure_select: server_val must be placed at SERVER, equal at "
-                    "all locations (all_equal)");
+                    "ctff: federated_secure_select: " CTFF_RULE_SELECT_SERVER_VAL);
     } else {
       CTFF_DIAGNOSE(report<labeled<"server_val", ST>>::shown,
-                    "ctff: federated_select: server_val must be placed at SERVER, equal at all "
-                    "locations (all_equal)");
+                    "ctff: federated_select: " CTFF_RULE_SELECT_SERVER_VAL);
     }
     return poisoned<Fallback>();
   } else {
@@ -86,12 +80,10 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
                   !is_assignable_v<typename fn_info<FT>::param, P>) {
       if constexpr (Secure) {
         CTFF_DIAGNOSE(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
-                      "ctff: federated_secure_select: select_fn must be a function whose parameter "
-                      "is assignable from <S,int32>, S the member type of server_val");
+                      "ctff: federated_secure_select: " CTFF_RULE_SELECT_FN_PARAMETER);
       } else {
         CTFF_DIAGNOSE(report<labeled<"select_fn", FT>, labeled<"server_val", ST>>::shown,
-                      "ctff: federated_select: select_fn must be a function whose parameter is "
-                      "assignable from <S,int32>, S the member type of server_val");
+                      "ctff: federated_select: " CTFF_RULE_SELECT_FN_PARAMETER);
       }
       return poisoned<Fallback>();
     } else {
@@ -101,23 +93,19 @@ constexpr auto select_impl(K&& keys, X&& max_key, SV&& server_val, Fn&& select_f
       if constexpr (!sequenceable_v<R>) {
         if constexpr (Secure) {
           CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
-                        "ctff: federated_secure_select: select_fn's result must not contain "
-                        "federated, function or sequence types");
+                        "ctff: federated_secure_select: " CTFF_RULE_SELECT_FN_RESULT);
         } else {
           CTFF_DIAGNOSE(report<labeled<"result", R>>::shown,
-                        "ctff: federated_select: select_fn's result must not contain federated, "
-                        "function or sequence types");
+                        "ctff: federated_select: " CTFF_RULE_SELECT_FN_RESULT);
         }
         return poisoned<Fallback>();
       } else if constexpr (!is_concrete_instance_v<F, sig::federated_select>) {
         if constexpr (Secure) {
           CTFF_DIAGNOSE(report<labeled<"intrinsic", F>>::shown,
-                        "ctff: federated_secure_select: the types are no instance of "
-                        "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)");
+                        "ctff: federated_secure_select: " CTFF_RULE_SELECT_SIGNATURE);
         } else {
           CTFF_DIAGNOSE(report<labeled<"intrinsic", F>>::shown,
-                        "ctff: federated_select: the types are no instance of "
-                        "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)");
+                        "ctff: federated_select: " CTFF_RULE_SELECT_SIGNATURE);
         }
         return poisoned<Fallback>();
       } else {

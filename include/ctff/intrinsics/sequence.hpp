@@ -14,6 +14,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/map.hpp"
 #include "ctff/trace/binding_order.hpp"
 
@@ -104,12 +105,11 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
   using Fallback = sequence_t<tensor<dtype::int32>>;
   if constexpr (!is_function_v<FT>) {
     CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
-                  "ctff: sequence_map: the mapping function must be a computation or a "
-                  "function-typed value");
+                  "ctff: sequence_map: " CTFF_RULE_FUNCTION("the mapping function"));
     return poisoned<Fallback>();
   } else if constexpr (!SO::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
-                  "ctff: sequence_map: the value must be a sequence or a federated sequence");
+                  "ctff: sequence_map: " CTFF_RULE_SEQUENCE("the value"));
     return poisoned<Fallback>();
   } else {
     using E = seq_element_t<ST>;
@@ -117,7 +117,7 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
     using Guess = sequence_t<std::conditional_t<sequenceable_v<R>, R, tensor<dtype::int32>>>;
     if constexpr (!fn_info<FT>::has_param) {
       CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
-                    "ctff: sequence_map: the mapping function must take a parameter");
+                    "ctff: sequence_map: " CTFF_RULE_TAKES_PARAMETER("the mapping function"));
       return poisoned<Guess>();
     } else if constexpr (!is_assignable_v<typename fn_info<FT>::param, E>) {
       CTFF_DIAGNOSE(
@@ -135,10 +135,8 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       return intrinsic_call<F, row::sequence_map>(static_cast<Fn&&>(fn),
                                                   static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
-      CTFF_DIAGNOSE(
-          report<labeled<"value", ST>>::shown,
-          "ctff: sequence_map: a federated sequence placed at SERVER must be equal at all "
-          "locations (all_equal)");
+      CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
+                    "ctff: sequence_map: " CTFF_RULE_SERVER_SEQUENCE_ALL_EQUAL);
       return poisoned<federated_t<Guess, placement_kind::server, true>>();
     } else {
       auto g = gather(nullptr, static_cast<Fn&&>(fn), static_cast<S&&>(s));  // operands' order
@@ -160,7 +158,7 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
   using Fallback = tensor<dtype::int32>;
   if constexpr (!SO::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
-                  "ctff: sequence_reduce: the value must be a sequence or a federated sequence");
+                  "ctff: sequence_reduce: " CTFF_RULE_SEQUENCE("the value"));
     return poisoned<Fallback>();
   } else if constexpr (SO::federated && !same_placement_v<ST, ZT>) {
     CTFF_DIAGNOSE(report<labeled<"value", ST>, labeled<"zero", ZT>>::shown,
@@ -183,7 +181,7 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
         U>;
     if constexpr (!is_function_v<OpT>) {
       CTFF_DIAGNOSE(report<labeled<"op", OpT>>::shown,
-                    "ctff: sequence_reduce: op must be a computation or a function-typed value");
+                    "ctff: sequence_reduce: " CTFF_RULE_FUNCTION("op"));
       return poisoned<Result>();
     } else if constexpr (!fn_info<OpT>::has_param ||
                          !is_assignable_v<typename fn_info<OpT>::param, struct_t<U, E>> ||
@@ -216,7 +214,7 @@ constexpr auto sequence_sum(S&& s) {
   using SO = seq_operand<ST>;
   if constexpr (!SO::ok) {
     CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
-                  "ctff: sequence_sum: the value must be a sequence or a federated sequence");
+                  "ctff: sequence_sum: " CTFF_RULE_SEQUENCE("the value"));
     return poisoned<tensor<dtype::int32>>();
   } else {
     using E = seq_element_t<ST>;
@@ -227,21 +225,17 @@ constexpr auto sequence_sum(S&& s) {
         E>;
     if constexpr (!sum_numeric_v<E>) {
       CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
-                    "ctff: sequence_sum: the element type must be a structure of numeric tensors "
-                    "(not bool or str)");
+                    "ctff: sequence_sum: " CTFF_RULE_NUMERIC_STRUCTURE("the element type"));
       return poisoned<Result>();
     } else if constexpr (!fully_defined_v<E>) {
-      CTFF_DIAGNOSE(
-          report<labeled<"value", ST>>::shown,
-          "ctff: sequence_sum: the tensor shapes of the element type must be fully defined");
+      CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
+                    "ctff: sequence_sum: " CTFF_RULE_FULLY_DEFINED("the element type"));
       return poisoned<Result>();
     } else if constexpr (!SO::federated) {
       return intrinsic_call<function_t<ST, E>, row::sequence_sum>(static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
-      CTFF_DIAGNOSE(
-          report<labeled<"value", ST>>::shown,
-          "ctff: sequence_sum: a federated sequence placed at SERVER must be equal at all "
-          "locations (all_equal)");
+      CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
+                    "ctff: sequence_sum: " CTFF_RULE_SERVER_SEQUENCE_ALL_EQUAL);
       return poisoned<Result>();
     } else {
       using Seq = typename SO::seq;

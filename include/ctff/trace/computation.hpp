@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ctff/core/python_name.hpp"
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/embed.hpp"
 #include "ctff/trace/error.hpp"
@@ -191,8 +192,7 @@ constexpr auto computation(Fn fn, std::source_location where = std::source_locat
   // compiler; after a failed check a placeholder computation stops further errors.
   if constexpr (!detail::is_valid_computation_name(Name.view())) {
     CTFF_DIAGNOSE(detail::name_report<"name", Name>::shown,
-                  "ctff: computation: the name must be a Python identifier and not a keyword "
-                  "(Python names a computation after its function)");
+                  "ctff: computation: " CTFF_RULE_PYTHON_NAME);
     return detail::placeholder_computation<Name, P>();
   } else if constexpr (!(detail::parameter_name_ok<Params> && ...)) {
     CTFF_DIAGNOSE(detail::parameter_names_report<Params...>::shown,

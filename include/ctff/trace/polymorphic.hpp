@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "ctff/core/python_name.hpp"
+#include "ctff/core/rule_sentences.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/computation.hpp"
 #include "ctff/trace/nested.hpp"
@@ -129,8 +130,7 @@ template <fixed_string Name, class Fn>
 constexpr auto polymorphic(Fn fn) {
   if constexpr (!detail::is_valid_computation_name(Name.view()))
     CTFF_DIAGNOSE(detail::name_report<"name", Name>::shown,
-                  "ctff: polymorphic: the name must be a Python identifier and not a keyword "
-                  "(Python names a computation after its function)");
+                  "ctff: polymorphic: " CTFF_RULE_PYTHON_NAME);
   return polymorphic_t<Name, Fn>(std::move(fn));
 }
 
