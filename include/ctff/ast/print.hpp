@@ -17,10 +17,11 @@
 
 namespace ctff::detail {
 
-// A class template only so that a TU that includes ctff and prints nothing compiles none of it
-// (as basic_structural_writer).
+// A call without argument: the graph's no_node is the forms' marker.
 static_assert(no_node == text_no_arg);
 
+// A class template only so that a TU that includes ctff and prints nothing compiles none of it
+// (as basic_structural_writer).
 template <class D = void>
 class basic_printer {
  public:

@@ -1,9 +1,9 @@
-// The Computation message of a finished trace, written straight to wire bytes back to front (as
-// upb does): a message's fields are written last to first, each payload before its length, so
-// every length is known when it is needed and no separate sizing pass over the nodes is required.
-// The same code run without a buffer counts the bytes. The inner building blocks' fields are written by
-// wire_form (ast/wire_form.hpp), for read trees too; this is the graph's side of it. Names (`<name>_arg`,
-// `fc_<name>_symbol_<n>`) as the printers spell them (ast/context_names.hpp).
+// The Computation message of a finished trace, written straight to wire bytes back to front (as upb
+// does): a message's fields are written last to first, each payload before its length, so every
+// length is known when it is needed and no separate sizing pass over the nodes is required. The
+// same code run without a buffer counts the bytes. The inner building blocks' fields are written by
+// wire_form (ast/wire_form.hpp), for read trees too; this is the graph's side of it. Names
+// (`<name>_arg`, `fc_<name>_symbol_<n>`) as the printers spell them (ast/context_names.hpp).
 #pragma once
 
 #include <cstddef>
@@ -19,11 +19,12 @@
 
 namespace ctff::detail {
 
+// A call without argument: the graph's no_node is the forms' marker.
+static_assert(no_node == wire_no_arg);
+
 // (Sink: back_sink, or growing_back_sink at run time. A class template rather than member
 // templates: clang does not instantiate mutually recursive constexpr member templates of a
 // non-template class in time for the constant evaluations that need them.)
-static_assert(no_node == wire_no_arg);
-
 template <class Sink>
 class basic_serializer {
  public:

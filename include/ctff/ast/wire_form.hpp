@@ -1,10 +1,10 @@
 // A computation's Computation message, written once for both trees: the traced graph
-// (ast/serialize.hpp) and a computation read from bytes (read/writer.hpp). A tree's write_message(i, s)
-// switches on its own node kinds, writes leaves' fields (names, URIs, literals, opaque messages)
-// itself and hands every other building block to wire_form, which writes its fields and calls the
-// tree's write_message back for the children; the tree then closes the block's field
-// (`computation_field`) and adds the node's Type. Back to front (core/sink.hpp back_sink, as upb
-// writes): a message's fields last to first, each payload before its length. (Double dispatch,
+// (ast/serialize.hpp) and a computation read from bytes (read/writer.hpp). A tree's
+// write_message(i, s) switches on its own node kinds, writes leaves' fields (names, URIs, literals,
+// opaque messages) itself and hands every other building block to wire_form, which writes its
+// fields and calls the tree's write_message back for the children; the tree then closes the block's
+// field (`computation_field`) and adds the node's Type. Back to front (core/sink.hpp back_sink, as
+// upb writes): a message's fields last to first, each payload before its length. (Double dispatch,
 // as text_form: one call more per inner node, nothing per leaf.)
 #pragma once
 

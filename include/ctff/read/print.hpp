@@ -38,9 +38,9 @@ inline void put_opaque_label(const computation_tree& t, std::uint32_t i, text_si
   if (structural) s.put(')');
 }
 
-// The read tree's side of text_form (ast/text_form.hpp), which lays the inner nodes out.
-static_assert(no_index == text_no_arg);
+static_assert(no_index == text_no_arg);  // a call without argument
 
+// The read tree's side of text_form (ast/text_form.hpp), which lays the inner nodes out.
 class tree_printer {
  public:
   explicit tree_printer(const computation_tree& t) : t_(t) {}

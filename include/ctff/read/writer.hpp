@@ -1,7 +1,7 @@
 // Writing a computation_tree back to Computation wire bytes: the inner building blocks' fields by
-// wire_form (ast/wire_form.hpp), as traced trees are written; Types through the shared
-// type writer, literals through the shared Array writer, TensorFlow/Xla/Data payloads verbatim. Canonical input (what
-// protobuf, upb and ctff write) comes back byte for byte.
+// wire_form (ast/wire_form.hpp), as traced trees are written; Types through the shared type writer,
+// literals through the shared Array writer, TensorFlow/Xla/Data payloads verbatim. Canonical input
+// (what protobuf, upb and ctff write) comes back byte for byte.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +16,9 @@
 namespace ctff {
 namespace detail {
 
-static_assert(no_index == wire_no_arg);
+static_assert(no_index == wire_no_arg);  // a call without argument
 
+// The read tree's side of wire_form (ast/wire_form.hpp), which writes the inner nodes' fields.
 class tree_writer {
  public:
   explicit tree_writer(const computation_tree& t) : t_(t) {}
@@ -104,7 +105,9 @@ class tree_writer {
   // elems).
   void parameter(std::uint32_t i, back_sink& s) const { s.string_field(1, t_.text(i)); }
   std::uint32_t element(std::uint32_t e) const { return t_.elems[e].value; }
-  void element_name(std::uint32_t e, back_sink& s) const { s.string_field(1, t_.name(t_.elems[e])); }
+  void element_name(std::uint32_t e, back_sink& s) const {
+    s.string_field(1, t_.name(t_.elems[e]));
+  }
   std::uint32_t local(std::uint32_t e) const { return element(e); }
   void local_name(std::uint32_t e, back_sink& s) const { element_name(e, s); }
 
