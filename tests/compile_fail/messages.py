@@ -7,15 +7,17 @@
 
 A message is a string literal, or a run of adjacent literals (C++ joins them: "ctff: a " "b"),
 whose text starts with "ctff:", outside comments, including those in macros continued over
-several lines. Its text is the joined literals with C escapes undone (\\" is "), which is how the
-compilers print it. Messages are numbered in order of their text (the same text at several places
+several lines. A rule sentence of core/rule_sentences.hpp in the run (CTFF_RULE_X or
+CTFF_RULE_X("the value", ...)) counts as the literals it expands to. Its text is the joined
+literals with C escapes undone (\\" is "), which is how the compilers print it. Messages are numbered in order of their text (the same text at several places
 is one message, all its places corrupted together).
 
 A case covers a message when one of its `// expect: <text>` lines overlaps it (one contains the
 other), as mutate.sh decides which cases to rerun against a corrupted message.
 
-`mutate` inserts XX after "ctff:" and replaces every space of every literal of the message by XX,
-in every place the message is written, and nothing else.
+`mutate` inserts XX after "ctff:" and replaces every space of every literal of the message by XX
+(a sentence macro's arguments included, its shared definition not), in every place the message
+is written, and nothing else.
 """
 import os
 import re
@@ -25,9 +27,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_INCLUDE = os.path.normpath(os.path.join(HERE, "..", "..", "include"))
 
 
+SENTENCE = re.compile(r"CTFF_RULE_[A-Z0-9_]+")
+
+
 def literal_runs(src):
     """Yields runs of adjacent ordinary string literals: lists of (start, end) source spans
-    (quotes included). Skips comments, character literals and raw strings."""
+    (quotes included), or, for a sentence macro in the run, (start, end, name, args) with args a
+    list of each argument's literal spans. Skips comments, character literals and raw strings."""
     i, n = 0, len(src)
     run = []
     while i < n:
@@ -51,12 +57,17 @@ def literal_runs(src):
                         yield run
                         run = []
                     continue
-            j = i + 1
-            while j < n and src[j] != '"':
-                j += 2 if src[j] == "\\" else 1
-            run.append((i, j + 1))
-            i = j + 1
+            j = skip_literal(src, i)
+            run.append((i, j))
+            i = j
             continue
+        if run and c == "C" and not (src[i - 1].isalnum() or src[i - 1] == "_"):
+            m = SENTENCE.match(src, i)
+            if m:
+                j, args = sentence_args(src, m.end())
+                run.append((i, j, m.group(0), args))
+                i = j
+                continue
         if c == "'":
             # A character literal, or a digit separator (1'000): skip the literal only.
             if i > 0 and (src[i - 1].isalnum() or src[i - 1] == "_") and not re.match(r"[uUL8]", src[i - 1]):
@@ -81,6 +92,53 @@ def literal_runs(src):
         yield run
 
 
+def skip_literal(src, i):
+    """The end of the string literal starting at src[i] (one past its closing quote)."""
+    j = i + 1
+    while j < len(src) and src[j] != '"':
+        j += 2 if src[j] == "\\" else 1
+    return j + 1
+
+
+def sentence_args(src, i):
+    """After a sentence macro's name: (end, [[spans of argument 0], ...]); no list, no args."""
+    j = i
+    while j < len(src) and src[j].isspace():
+        j += 1
+    if j >= len(src) or src[j] != "(":
+        return i, []
+    args, cur, j = [], [], j + 1
+    while j < len(src) and src[j] != ")":
+        if src[j] == '"':
+            e = skip_literal(src, j)
+            cur.append((j, e))
+            j = e
+        elif src[j] == ",":
+            args.append(cur)
+            cur, j = [], j + 1
+        else:
+            j += 1
+    args.append(cur)
+    return j + 1, args
+
+
+def sentence_macros(include_dir):
+    """{name: (parameters, body tokens)} of core/rule_sentences.hpp: a token is a literal's text
+    or a parameter's name."""
+    path = os.path.join(include_dir, "ctff", "core", "rule_sentences.hpp")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        src = fh.read().replace("\\\n", " ")
+    out = {}
+    for m in re.finditer(r"^#define (CTFF_RULE_\w+)(\(([^)]*)\))?[ \t]*(.*)$", src, re.M):
+        params = [p.strip() for p in m.group(3).split(",")] if m.group(2) else []
+        body = [unescape(t[1:-1]) if t.startswith('"') else t
+                for t in re.findall(r'"(?:[^"\\]|\\.)*"|\w+', m.group(4))]
+        out[m.group(1)] = (params, body)
+    return out
+
+
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\", "0": "\0", "?": "?"}
 
 
@@ -88,9 +146,24 @@ def unescape(body):
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), body)
 
 
+def run_text(src, run, macros):
+    """The text a run of literals and sentence macros joins to."""
+    out = []
+    for item in run:
+        if len(item) == 2:
+            out.append(unescape(src[item[0] + 1:item[1] - 1]))
+            continue
+        params, body = macros.get(item[2], ([], ["?" + item[2]]))
+        values = {p: "".join(unescape(src[a + 1:b - 1]) for a, b in arg)
+                  for p, arg in zip(params, item[3])}
+        out.extend(values.get(t, t) if t in params else t for t in body)
+    return "".join(out)
+
+
 def find_messages(include_dir):
-    """{text: [(path, [(start, end), ...]), ...]} for every ctff: message."""
+    """{text: [(path, run), ...]} for every ctff: message."""
     found = {}
+    macros = sentence_macros(include_dir)
     root = os.path.join(include_dir, "ctff")
     for dirpath, _, files in sorted(os.walk(root)):
         for f in sorted(files):
@@ -100,7 +173,9 @@ def find_messages(include_dir):
             with open(path, encoding="utf-8") as fh:
                 src = fh.read()
             for run in literal_runs(src):
-                text = "".join(unescape(src[a + 1:b - 1]) for a, b in run)
+                if len(run[0]) != 2:
+                    continue
+                text = run_text(src, run, macros)
                 if text.startswith("ctff:"):
                     found.setdefault(text, []).append((path, run))
     return found
@@ -174,7 +249,9 @@ def main(argv):
         for path, run in places:
             with open(path, encoding="utf-8") as fh:
                 src = fh.read()
-            for k, (a, b) in enumerate(run):
+            spans = [s for item in run
+                     for s in ([item] if len(item) == 2 else [x for arg in item[3] for x in arg])]
+            for k, (a, b) in enumerate(spans):
                 body = src[a + 1:b - 1].replace(" ", "XX")
                 if k == 0:
                     body = body.replace("ctff:", "ctff:XX", 1)
