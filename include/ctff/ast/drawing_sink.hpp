@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "ctff/core/copy.hpp"
+#include "ctff/core/sink.hpp"
 
 namespace ctff::detail {
 
@@ -26,11 +27,7 @@ struct drawing_sink_base {
   constexpr void put(std::string_view t) { self().run(t.data(), t.size(), false); }
   constexpr void put_uint(std::uint64_t v) {
     char tmp[20]{};
-    int k = 0;
-    do {
-      tmp[k++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v);
+    int k = reversed_decimal(v, tmp);
     while (k) self().put(tmp[--k]);
   }
   constexpr Self& self() { return static_cast<Self&>(*this); }

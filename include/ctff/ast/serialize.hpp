@@ -43,18 +43,18 @@ class basic_serializer {
   // Bytes of the Computation message rooted at `root`.
   constexpr std::size_t size(std::uint32_t root) const {
     Sink s{};
-    write_node(root, s);
+    write_message(root, s);
     return static_cast<std::size_t>(-s.pos);
   }
 
   // Writes the message into exactly `size` bytes at `out` (size from size()).
   constexpr void write_into(std::uint32_t root, unsigned char* out, std::size_t size) const {
     Sink s{out, static_cast<std::ptrdiff_t>(size)};
-    write_node(root, s);
+    write_message(root, s);
   }
 
   // The message written back to front into s (growing_back_sink: in one pass at run time).
-  constexpr void write_back(std::uint32_t root, Sink& s) const { write_node(root, s); }
+  constexpr void write_back(std::uint32_t root, Sink& s) const { write_message(root, s); }
 
   // Appends the message to a forward sink.
   constexpr void write(std::uint32_t root, byte_sink& s) const {
@@ -161,8 +161,6 @@ class basic_serializer {
   }
 
  private:
-  constexpr void write_node(std::uint32_t i, Sink& s) const { write_message(i, s); }
-
   // `<name>[_<suffix>]_arg`.
   constexpr void put_arg_name(Sink& s) const {
     s.bytes(names_.data() + symbol_prefix_len_, names_.size() - symbol_prefix_len_);

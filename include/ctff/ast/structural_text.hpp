@@ -11,6 +11,7 @@
 
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/drawing_sink.hpp"
+#include "ctff/ast/structural_labels.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/scratch.hpp"
@@ -55,6 +56,12 @@ class basic_structural_text {
     s.put_uint(k);
   }
 
+  // What a lambda's label names: its parameter, or None.
+  constexpr std::string_view lambda_parameter(const node& n) const {
+    if (n.b) return names_.arg();
+    return n.text.empty() ? label::no_parameter : n.text;
+  }
+
   // Python's node labels, and the `name=` of list elements. (Defined before their first use in
   // this class: clang evaluates a member template only if its definition came first.)
   template <class Sink>
@@ -72,45 +79,41 @@ class basic_structural_text {
     const node& n = g_.nodes.p[a];
     switch (n.kind) {
       case node_kind::param_ref:
-        s.put("Ref(");
+        s.put(label::ref);
         s.put(names_.arg());
-        s.put(')');
+        s.put(label::close);
         return;
       case node_kind::symbol_ref:
-        s.put("Ref(");
+        s.put(label::ref);
         symbol(s, pos_[n.a]);
-        s.put(')');
+        s.put(label::close);
         return;
       case node_kind::named_ref:
-        s.put("Ref(");
+        s.put(label::ref);
         s.put(n.text);
-        s.put(')');
+        s.put(label::close);
         return;
       case node_kind::selection:
-        s.put("Sel(");
+        s.put(label::selection);
         s.put_uint(n.b);
-        s.put(')');
+        s.put(label::close);
         return;
       case node_kind::struct_:
-        s.put("Struct");
+        s.put(label::struct_);
         return;
       case node_kind::call:
-        s.put("Call");
+        s.put(label::call);
         return;
       case node_kind::intrinsic:
         s.put(n.text);
         return;
       case node_kind::lambda:
-        s.put("Lambda(");
-        if (n.b) {
-          s.put(names_.arg());
-        } else {
-          s.put(n.text.empty() ? std::string_view("None") : n.text);
-        }
-        s.put(')');
+        s.put(label::lambda);
+        s.put(lambda_parameter(n));
+        s.put(label::close);
         return;
       case node_kind::block:
-        s.put("Block");
+        s.put(label::block);
         return;
       case node_kind::literal:
         if constexpr (std::is_same_v<Sink, text_sink>) {
@@ -124,7 +127,7 @@ class basic_structural_text {
         }
         return;
       case node_kind::placement:
-        s.put("Placement");
+        s.put(label::placement);
         return;
       case node_kind::embedded:
         return;  // drawn from its rows
@@ -140,16 +143,17 @@ class basic_structural_text {
     const node& n = g_.nodes.p[i];
     const auto text = static_cast<std::int32_t>(n.text.size());
     switch (n.kind) {
-      case node_kind::param_ref: return 9 + ctx_len();         // Ref(<ctx>_arg)
-      case node_kind::symbol_ref: return 5 + symbol_len(pos_[n.a]);
-      case node_kind::named_ref: return 5 + text;
-      case node_kind::selection: return 5 + static_cast<std::int32_t>(decimal_digits(n.b));
-      case node_kind::struct_: return 6;
-      case node_kind::call: return 4;
+      case node_kind::param_ref: return label::wrapped_len(label::ref, names_.arg().size());
+      case node_kind::symbol_ref:
+        return label::wrapped_len(label::ref, static_cast<std::size_t>(symbol_len(pos_[n.a])));
+      case node_kind::named_ref: return label::wrapped_len(label::ref, n.text.size());
+      case node_kind::selection: return label::wrapped_len(label::selection, decimal_digits(n.b));
+      case node_kind::struct_: return static_cast<std::int32_t>(label::struct_.size());
+      case node_kind::call: return static_cast<std::int32_t>(label::call.size());
       case node_kind::intrinsic: return text;
-      case node_kind::lambda: return 8 + (n.b ? ctx_len() + 4 : n.text.empty() ? 4 : text);
-      case node_kind::block: return 5;
-      case node_kind::placement: return 9;
+      case node_kind::lambda: return label::wrapped_len(label::lambda, lambda_parameter(n).size());
+      case node_kind::block: return static_cast<std::int32_t>(label::block.size());
+      case node_kind::placement: return static_cast<std::int32_t>(label::placement.size());
       case node_kind::embedded: return 0;
       case node_kind::literal: break;
     }

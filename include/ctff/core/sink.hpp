@@ -18,6 +18,16 @@ namespace ctff::detail {
 // into its user must tell the two apart.
 inline constexpr char literal_break = '\x02';
 
+// v's decimal digits into tmp, least significant first; returns how many.
+constexpr int reversed_decimal(std::uint64_t v, char (&tmp)[20]) {
+  int k = 0;
+  do {
+    tmp[k++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return k;
+}
+
 // Characters. Formatted printing needs indentation after each line break.
 struct text_sink {
   char* out = nullptr;
@@ -87,11 +97,7 @@ struct text_sink {
   }
   constexpr void put_uint(std::uint64_t v) {
     char tmp[20]{};
-    int k = 0;
-    do {
-      tmp[k++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v);
+    int k = reversed_decimal(v, tmp);
     if (!out) {
       n += static_cast<std::size_t>(k);
       return;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/ast/structural_labels.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/print.hpp"
 #include "ctff/read/tree.hpp"
@@ -240,16 +241,16 @@ class tree_drawer {
   std::string node_label(std::uint32_t i) const {
     const block_node& n = t_.node(i);
     switch (n.kind) {
-      case block_kind::block: return "Block";
-      case block_kind::call: return "Call";
-      case block_kind::struct_: return "Struct";
-      case block_kind::placement: return "Placement";
+      case block_kind::block: return std::string(label::block);
+      case block_kind::call: return std::string(label::call);
+      case block_kind::struct_: return std::string(label::struct_);
+      case block_kind::placement: return std::string(label::placement);
       case block_kind::intrinsic: return std::string(t_.text(i));
-      case block_kind::reference: return "Ref(" + std::string(t_.text(i)) + ")";
-      case block_kind::selection: return "Sel(" + std::to_string(n.index) + ")";
+      case block_kind::reference: return wrapped(label::ref, t_.text(i));
+      case block_kind::selection: return wrapped(label::selection, std::to_string(n.index));
       case block_kind::lambda: {
         const std::string_view p = t_.text(i);
-        return "Lambda(" + (p.empty() ? std::string("None") : std::string(p)) + ")";
+        return wrapped(label::lambda, p.empty() ? label::no_parameter : p);
       }
       case block_kind::literal:
       case block_kind::tensorflow:
@@ -264,6 +265,12 @@ class tree_drawer {
       }
     }
     return {};
+  }
+  static std::string wrapped(std::string_view open, std::string_view inner) {
+    std::string out(open);
+    out += inner;
+    out += label::close;
+    return out;
   }
   void put_leaf(std::uint32_t i, text_sink& s) const {
     const block_node& n = t_.node(i);

@@ -16,48 +16,40 @@
 
 namespace ctff::detail {
 
-// Placement stripped from every federated leaf (the member type of a zip's result).
-template <class T>
-struct strip_fed {
-  using type = T;
+// F applied to every leaf of a (possibly nested) struct type, names kept.
+template <template <class> class F, class T>
+struct map_leaves {
+  using type = typename F<T>::type;
 };
-template <class T, placement_kind P, bool A>
-struct strip_fed<federated_t<T, P, A>> {
-  using type = T;
-};
-template <class... E>
-struct strip_fed<struct_t<E...>> {
+template <template <class> class F, class... E>
+struct map_leaves<F, struct_t<E...>> {
   template <class X>
   struct one {
-    using type = typename strip_fed<X>::type;
+    using type = typename map_leaves<F, X>::type;
   };
   template <fixed_string N, class X>
   struct one<field<N, X>> {
-    using type = field<N, typename strip_fed<X>::type>;
+    using type = field<N, typename map_leaves<F, X>::type>;
   };
   using type = struct_t<typename one<E>::type...>;
 };
-// CLIENTS all_equal leaves normalised to not all_equal (a zip's parameter type).
+
+// Placement stripped from every federated leaf (the member type of a zip's result).
 template <class T>
-struct norm_zip {
+using strip_fed = map_leaves<unplaced, T>;
+
+// A CLIENTS all_equal leaf as not all_equal.
+template <class T>
+struct clients_unequal {
   using type = T;
 };
 template <class T, bool A>
-struct norm_zip<federated_t<T, placement_kind::clients, A>> {
+struct clients_unequal<federated_t<T, placement_kind::clients, A>> {
   using type = clients_t<T>;
 };
-template <class... E>
-struct norm_zip<struct_t<E...>> {
-  template <class X>
-  struct one {
-    using type = typename norm_zip<X>::type;
-  };
-  template <fixed_string N, class X>
-  struct one<field<N, X>> {
-    using type = field<N, typename norm_zip<X>::type>;
-  };
-  using type = struct_t<typename one<E>::type...>;
-};
+// CLIENTS all_equal leaves normalised to not all_equal (a zip's parameter type).
+template <class T>
+using norm_zip = map_leaves<clients_unequal, T>;
 
 // What a zip of T would see: whether every leaf is federated, and the placements met (bit 1:
 // CLIENTS, bit 2: SERVER).
