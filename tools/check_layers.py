@@ -184,7 +184,8 @@ def main(argv: list[str]) -> int:
     args = [a for a in argv[1:] if not a.startswith("--")]
     root = pathlib.Path(args[0]) if args else pathlib.Path(__file__).resolve().parent.parent
     base = root / "include" / "ctff"
-    files = sorted(p for p in base.rglob("*") if p.suffix in (".hpp", ".h"))
+    # (.def: an operator defined once for several names, core/rule_sentences.hpp)
+    files = sorted(p for p in base.rglob("*") if p.suffix in (".hpp", ".h", ".def"))
     headers = {p.relative_to(base).as_posix(): p.read_text(encoding="utf-8") for p in files}
     errors: list[str] = []
     notes: list[str] = []

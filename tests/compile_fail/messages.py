@@ -8,7 +8,10 @@
 A message is a string literal, or a run of adjacent literals (C++ joins them: "ctff: a " "b"),
 whose text starts with "ctff:", outside comments, including those in macros continued over
 several lines. A rule sentence of core/rule_sentences.hpp in the run (CTFF_RULE_X or
-CTFF_RULE_X("the value", ...)) counts as the literals it expands to. Its text is the joined
+CTFF_RULE_X("the value", ...)) counts as the literals it expands to. In an operator defined once
+for several names (a `.def` file, included after `#define CTFF_OP <name>` and any other
+`#define CTFF_OP_<X> "<text>"`), CTFF_OP_NAME counts as the name and CTFF_OP_<X> as its text: the
+place is one message for each name. Its text is the joined
 literals with C escapes undone (\\" is "), which is how the compilers print it. Messages are numbered in order of their text (the same text at several places
 is one message, all its places corrupted together).
 
@@ -27,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_INCLUDE = os.path.normpath(os.path.join(HERE, "..", "..", "include"))
 
 
-SENTENCE = re.compile(r"CTFF_RULE_[A-Z0-9_]+")
+SENTENCE = re.compile(r"CTFF_(?:RULE|OP)_[A-Z0-9_]+")
+STAMP = re.compile(r'((?:^#define CTFF_OP\w*[ \t]+.*\n)+)#include "ctff/([\w/]+\.def)"', re.M)
 
 
 def literal_runs(src):
@@ -146,12 +150,43 @@ def unescape(body):
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), body)
 
 
-def run_text(src, run, macros):
-    """The text a run of literals and sentence macros joins to."""
+def stampings(include_dir):
+    """{path of a .def file: [{CTFF_OP_NAME: name, CTFF_OP_<X>: text, ...} for each #include]}."""
+    out = {}
+    for path in headers(include_dir):
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        for m in STAMP.finditer(src):
+            values = {}
+            for d in re.finditer(r"^#define (CTFF_OP\w*)[ \t]+(.*?)[ \t]*$", m.group(1), re.M):
+                name, value = d.group(1), d.group(2)
+                if name == "CTFF_OP":
+                    values["CTFF_OP_NAME"] = value
+                else:
+                    values[name] = "".join(unescape(t[1:-1])
+                                           for t in re.findall(r'"(?:[^"\\]|\\.)*"', value))
+            out.setdefault(os.path.join(include_dir, "ctff", m.group(2)), []).append(values)
+    return out
+
+
+def headers(include_dir):
+    """The files below include/ctff that hold code: headers and .def files."""
+    root = os.path.join(include_dir, "ctff")
+    for dirpath, _, files in sorted(os.walk(root)):
+        for f in sorted(files):
+            if f.endswith((".hpp", ".h", ".def")):
+                yield os.path.join(dirpath, f)
+
+
+def run_text(src, run, macros, stamp):
+    """The text a run of literals and sentence macros joins to (stamp: a .def's CTFF_OP_ values)."""
     out = []
     for item in run:
         if len(item) == 2:
             out.append(unescape(src[item[0] + 1:item[1] - 1]))
+            continue
+        if item[2] in stamp:
+            out.append(stamp[item[2]])
             continue
         params, body = macros.get(item[2], ([], ["?" + item[2]]))
         values = {p: "".join(unescape(src[a + 1:b - 1]) for a, b in arg)
@@ -164,18 +199,15 @@ def find_messages(include_dir):
     """{text: [(path, run), ...]} for every ctff: message."""
     found = {}
     macros = sentence_macros(include_dir)
-    root = os.path.join(include_dir, "ctff")
-    for dirpath, _, files in sorted(os.walk(root)):
-        for f in sorted(files):
-            if not f.endswith((".hpp", ".h")):
+    stamps = stampings(include_dir)
+    for path in headers(include_dir):
+        with open(path, encoding="utf-8") as fh:
+            src = fh.read()
+        for run in literal_runs(src):
+            if len(run[0]) != 2:
                 continue
-            path = os.path.join(dirpath, f)
-            with open(path, encoding="utf-8") as fh:
-                src = fh.read()
-            for run in literal_runs(src):
-                if len(run[0]) != 2:
-                    continue
-                text = run_text(src, run, macros)
+            for stamp in stamps.get(path, [{}]) if path.endswith(".def") else [{}]:
+                text = run_text(src, run, macros, stamp)
                 if text.startswith("ctff:"):
                     found.setdefault(text, []).append((path, run))
     return found
@@ -242,7 +274,7 @@ def main(argv):
         return 2
     copy = argv[2]
     wanted = {int(a) for a in argv[3:]}
-    edits = {}  # path -> [(start, end, replacement)]
+    edits = {}  # path -> {(start, end): replacement} (a .def's place is several messages' place)
     for i, text, places in numbered(copy):
         if i not in wanted:
             continue
@@ -255,11 +287,11 @@ def main(argv):
                 body = src[a + 1:b - 1].replace(" ", "XX")
                 if k == 0:
                     body = body.replace("ctff:", "ctff:XX", 1)
-                edits.setdefault(path, []).append((a, b, '"' + body + '"'))
+                edits.setdefault(path, {})[(a, b)] = '"' + body + '"'
     for path, es in edits.items():
         with open(path, encoding="utf-8") as fh:
             src = fh.read()
-        for a, b, rep in sorted(es, reverse=True):
+        for (a, b), rep in sorted(es.items(), reverse=True):
             src = src[:a] + rep + src[b:]
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(src)

@@ -144,8 +144,24 @@ def declared_name(head):
     return m.group(1) if m else None
 
 
+STAMP = re.compile(r'^#define CTFF_OP[ \t]+(\w+)[ \t]*\n(?:#define .*\n)*#include "ctff/([\w/]+\.def)"', re.M)
+
+
+def with_stamps(path):
+    """The header's text with each operator defined once for several names (core/rule_sentences.hpp:
+    `#define CTFF_OP <name>`, then `#include "ctff/<file>.def"`) spelled out for that name."""
+    text = path.read_text()
+
+    def stamp(m):
+        include_dir = next(p for p in path.parents if (p / "ctff").is_dir())
+        body = (include_dir / "ctff" / m.group(2)).read_text()
+        return re.sub(r"\bCTFF_OP\b", m.group(1), body)
+
+    return STAMP.sub(stamp, text)
+
+
 def public_names(path):
-    text = strip_source(path.read_text())
+    text = strip_source(with_stamps(path))
     names = []
     stack = []  # ("ns", [names]) for `namespace a::b {`, or ("block", None)
     head = ""

@@ -56,3 +56,16 @@
 #define CTFF_RULE_PYTHON_NAME                                                                 \
   "the name must be a Python identifier and not a keyword (Python names a computation after " \
   "its function)"
+
+// Operators defined once for several names. Operators whose rules differ only by the operator's
+// name (federated_min / federated_max, ...) are written once, in a `.def` file next to the header
+// that includes it once per name, after `#define CTFF_OP <name>` (and any other CTFF_OP_<X> the
+// file names); the file ends with `#undef CTFF_OP`. The messages stay one literal each, as above:
+//
+//   "ctff: " CTFF_OP_NAME ": " CTFF_RULE_PLACED_AT("the value", "CLIENTS")
+//
+// (A macro defining the operator would put every diagnostic inside a macro expansion, which g++
+// reports with a note per message.)
+#define CTFF_OP_NAME CTFF_OP_STRING_(CTFF_OP)
+#define CTFF_OP_STRING_(name) CTFF_OP_STRING2_(name)
+#define CTFF_OP_STRING2_(name) #name

@@ -72,18 +72,8 @@ constexpr auto federated_mean(V&& v, W&& w) {
   using T = typename O::type;
   using OW = fed_operand<W>;
   using U = typename OW::type;
-  if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: " CTFF_RULE_FEDERATED("the value"));
-    return poisoned<server_t<tensor<dtype::float32>>>();
-  } else if constexpr (!at_clients_v<T>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!average_compatible_v<member_t<T>>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_mean: " CTFF_RULE_FLOATING_OR_COMPLEX("the member type"));
-    return poisoned<server_t<member_t<T>>>();
+  if constexpr (!O::ok || !at_clients_v<T> || !average_compatible_v<member_t<T>>) {
+    return federated_mean(static_cast<V&&>(v));  // the value's rules: those of the mean above
   } else if constexpr (!OW::ok) {
     CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
                   "ctff: federated_mean: " CTFF_RULE_FEDERATED("the weight"));
@@ -104,48 +94,10 @@ constexpr auto federated_mean(V&& v, W&& w) {
   }
 }
 
-template <class V>
-constexpr auto federated_min(V&& v) {
-  using namespace detail;
-  using O = fed_operand<V>;
-  using T = typename O::type;
-  if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_min: " CTFF_RULE_FEDERATED("the value"));
-    return poisoned<server_t<tensor<dtype::int32>>>();
-  } else if constexpr (!at_clients_v<T>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_min: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!min_max_compatible_v<member_t<T>>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_min: " CTFF_RULE_INTEGER_OR_FLOATING("the member type"));
-    return poisoned<server_t<member_t<T>>>();
-  } else {
-    return intrinsic_call<aggregate_fn_t<T>, row::federated_min>(as_federated(static_cast<V&&>(v)));
-  }
-}
-
-template <class V>
-constexpr auto federated_max(V&& v) {
-  using namespace detail;
-  using O = fed_operand<V>;
-  using T = typename O::type;
-  if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_max: " CTFF_RULE_FEDERATED("the value"));
-    return poisoned<server_t<tensor<dtype::int32>>>();
-  } else if constexpr (!at_clients_v<T>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_max: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!min_max_compatible_v<member_t<T>>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_max: " CTFF_RULE_INTEGER_OR_FLOATING("the member type"));
-    return poisoned<server_t<member_t<T>>>();
-  } else {
-    return intrinsic_call<aggregate_fn_t<T>, row::federated_max>(as_federated(static_cast<V&&>(v)));
-  }
-}
+// federated_min and federated_max: one definition (min_max.def) for both names.
+#define CTFF_OP federated_min
+#include "ctff/intrinsics/min_max.def"
+#define CTFF_OP federated_max
+#include "ctff/intrinsics/min_max.def"
 
 }  // namespace ctff

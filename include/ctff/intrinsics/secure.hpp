@@ -12,22 +12,15 @@ namespace ctff {
 namespace detail {
 
 // The type of bound B replicated to the structure of M.
+template <class B>
+struct to_leaf {
+  template <class>
+  struct of {
+    using type = B;
+  };
+};
 template <class M, class B>
-struct replicate {
-  using type = B;
-};
-template <class... E, class B>
-struct replicate<struct_t<E...>, B> {
-  template <class X>
-  struct one {
-    using type = typename replicate<X, B>::type;
-  };
-  template <fixed_string N, class X>
-  struct one<field<N, X>> {
-    using type = field<N, typename replicate<X, B>::type>;
-  };
-  using type = struct_t<typename one<E>::type...>;
-};
+using replicate = map_leaves<to_leaf<B>::template of, M>;
 
 // The bound as passed: as it is, or replicated (each leaf the bound's own node, or a fresh
 // Literal for a constant).
@@ -81,70 +74,13 @@ using bound_type_t = std::conditional_t<is_tensor_v<B> && struct_info<M>::is_str
 
 }  // namespace detail
 
-template <class V, class X>
-constexpr auto federated_secure_sum(V&& v, X&& max_input) {
-  using namespace detail;
-  using O = fed_operand<V>;
-  using T = typename O::type;
-  using B = type_or_void_t<X>;
-  if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum: " CTFF_RULE_FEDERATED("the value"));
-    return poisoned<server_t<tensor<dtype::int32>>>();
-  } else if constexpr (!at_clients_v<T>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum: " CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!integers_v<member_t<T>>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum: " CTFF_RULE_INTEGER_STRUCTURE("the member type"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
-    CTFF_DIAGNOSE(
-        report<labeled<"max_input", B>, labeled<"value", T>>::shown,
-        "ctff: federated_secure_sum: max_input must be one integer scalar, or a struct of "
-        "them with the structure and names of the member type");
-    return poisoned<server_t<member_t<T>>>();
-  } else {
-    using M = member_t<T>;
-    using F = function_t<struct_t<clients_t<M>, bound_type_t<M, B>>, server_t<M>>;
-    return intrinsic_call<F, row::federated_secure_sum>(as_federated(static_cast<V&&>(v)),
-                                                        bound_arg<M>(static_cast<X&&>(max_input)));
-  }
-}
-
-template <class V, class X>
-constexpr auto federated_secure_sum_bitwidth(V&& v, X&& bitwidth) {
-  using namespace detail;
-  using O = fed_operand<V>;
-  using T = typename O::type;
-  using B = type_or_void_t<X>;
-  if constexpr (!O::ok) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: " CTFF_RULE_FEDERATED("the value"));
-    return poisoned<server_t<tensor<dtype::int32>>>();
-  } else if constexpr (!at_clients_v<T>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: "
-                  CTFF_RULE_PLACED_AT("the value", "CLIENTS"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!integers_v<member_t<T>>) {
-    CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: "
-                  CTFF_RULE_INTEGER_STRUCTURE("the member type"));
-    return poisoned<server_t<member_t<T>>>();
-  } else if constexpr (!integer_bound_matches<B, member_t<T>>::value) {
-    CTFF_DIAGNOSE(report<labeled<"bitwidth", B>, labeled<"value", T>>::shown,
-                  "ctff: federated_secure_sum_bitwidth: bitwidth must be one integer scalar, or a "
-                  "struct of them with the structure and names of the member type");
-    return poisoned<server_t<member_t<T>>>();
-  } else {
-    using M = member_t<T>;
-    using F = function_t<struct_t<clients_t<M>, bound_type_t<M, B>>, server_t<M>>;
-    return intrinsic_call<F, row::federated_secure_sum_bitwidth>(
-        as_federated(static_cast<V&&>(v)),
-        bound_arg<M>(static_cast<X&&>(bitwidth)));
-  }
-}
+// federated_secure_sum(v, max_input) and federated_secure_sum_bitwidth(v, bitwidth): one
+// definition (secure_sum.def) for both names; CTFF_OP_BOUND names the bound.
+#define CTFF_OP federated_secure_sum
+#define CTFF_OP_BOUND "max_input"
+#include "ctff/intrinsics/secure_sum.def"
+#define CTFF_OP federated_secure_sum_bitwidth
+#define CTFF_OP_BOUND "bitwidth"
+#include "ctff/intrinsics/secure_sum.def"
 
 }  // namespace ctff

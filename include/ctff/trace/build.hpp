@@ -77,50 +77,31 @@ constexpr std::uint32_t intrinsic_node(trace_ctx& c) {
   static_assert(is_concrete_instance_v<F, typename I::signature>,
                 "ctff internal error: an intrinsic's concrete type is not an instance of its "
                 "generic signature");
-  node n{};
-  n.kind = node_kind::intrinsic;
-  n.text = I::uri;
-  return c.add_typed<F>(n);
+  return c.add_typed<F>({.kind = node_kind::intrinsic, .text = I::uri});
 }
 
 // Reference(name) of type T.
 template <class T>
 constexpr std::uint32_t named_ref_node(trace_ctx& c, std::string_view name) {
-  node n{};
-  n.kind = node_kind::named_ref;
-  n.text = name;
-  return c.add_typed<T>(n);
+  return c.add_typed<T>({.kind = node_kind::named_ref, .text = name});
 }
 
 // Selection(src, index) of type E.
 template <class E>
 constexpr std::uint32_t selection_node(trace_ctx& c, std::uint32_t src, std::uint32_t index) {
-  node n{};
-  n.kind = node_kind::selection;
-  n.a = src;
-  n.b = index;
-  return c.add_typed<E>(n);
+  return c.add_typed<E>({.kind = node_kind::selection, .a = src, .b = index});
 }
 
 // Call(fn, arg) of result type R, inline (not bound to a Block local).
 template <class R>
 constexpr std::uint32_t inline_call_node(trace_ctx& c, std::uint32_t fn, std::uint32_t arg) {
-  node n{};
-  n.kind = node_kind::call;
-  n.a = fn;
-  n.b = arg;
-  return c.add_typed<R>(n);
+  return c.add_typed<R>({.kind = node_kind::call, .a = fn, .b = arg});
 }
 
 // Lambda(param, body) of function type F.
 template <class F>
 constexpr std::uint32_t lambda_node(trace_ctx& c, std::string_view param, std::uint32_t body) {
-  node n{};
-  n.kind = node_kind::lambda;
-  n.a = body;
-  n.b = 0;
-  n.text = param;
-  return c.add_typed<F>(n);
+  return c.add_typed<F>({.kind = node_kind::lambda, .a = body, .b = 0, .text = param});
 }
 
 // Struct of element nodes, unnamed, of type S.

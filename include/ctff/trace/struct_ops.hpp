@@ -43,16 +43,9 @@ constexpr auto select(const value<T>& v, bool temp = true) {
   auto l = selection_window(value_access::loc(v), temp);
   trace_ctx& c = *l.ctx;
   const node& src = c.nodes[l.id];
-  std::uint32_t id;
-  if (src.kind == node_kind::struct_) {
-    id = c.elems[src.a + I].value;
-  } else {
-    node n{};
-    n.kind = node_kind::selection;
-    n.a = l.id;
-    n.b = static_cast<std::uint32_t>(I);
-    id = c.add_typed<E>(n);
-  }
+  const std::uint32_t id = src.kind == node_kind::struct_
+                              ? c.elems[src.a + I].value
+                              : selection_node<E>(c, l.id, static_cast<std::uint32_t>(I));
   return value_access::make<E>(location{l.ctx, id, l.first, l.last});
 }
 

@@ -16,24 +16,6 @@
 
 namespace ctff::detail {
 
-// F applied to every leaf of a (possibly nested) struct type, names kept.
-template <template <class> class F, class T>
-struct map_leaves {
-  using type = typename F<T>::type;
-};
-template <template <class> class F, class... E>
-struct map_leaves<F, struct_t<E...>> {
-  template <class X>
-  struct one {
-    using type = typename map_leaves<F, X>::type;
-  };
-  template <fixed_string N, class X>
-  struct one<field<N, X>> {
-    using type = field<N, typename map_leaves<F, X>::type>;
-  };
-  using type = struct_t<typename one<E>::type...>;
-};
-
 // Placement stripped from every federated leaf (the member type of a zip's result).
 template <class T>
 using strip_fed = map_leaves<unplaced, T>;

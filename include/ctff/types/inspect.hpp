@@ -38,6 +38,24 @@ struct unplaced<federated_t<T, P, A>> {
 template <class T>
 using unplaced_t = typename unplaced<T>::type;
 
+// F applied to every leaf of a (possibly nested) struct type, names kept.
+template <template <class> class F, class T>
+struct map_leaves {
+  using type = typename F<T>::type;
+};
+template <template <class> class F, class... E>
+struct map_leaves<F, struct_t<E...>> {
+  template <class X>
+  struct one {
+    using type = typename map_leaves<F, X>::type;
+  };
+  template <fixed_string N, class X>
+  struct one<field<N, X>> {
+    using type = field<N, typename map_leaves<F, X>::type>;
+  };
+  using type = struct_t<typename one<E>::type...>;
+};
+
 // Whether T and U are federated types with the same placement.
 template <class T, class U>
 inline constexpr bool same_placement_v = false;
