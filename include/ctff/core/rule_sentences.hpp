@@ -60,7 +60,7 @@
 // Operators defined once for several names. Operators whose rules differ only by the operator's
 // name (federated_min / federated_max, ...) are written once, in a `.def` file next to the header
 // that includes it once per name, after `#define CTFF_OP <name>` (and any other CTFF_OP_<X> the
-// file names); the file ends with `#undef CTFF_OP`. The messages stay one literal each, as above:
+// file names); the file undefines them at its end. The messages stay one literal each, as above:
 //
 //   "ctff: " CTFF_OP_NAME ": " CTFF_RULE_PLACED_AT("the value", "CLIENTS")
 //
