@@ -11,9 +11,9 @@ several lines. A rule sentence of core/rule_sentences.hpp in the run (CTFF_RULE_
 CTFF_RULE_X("the value", ...)) counts as the literals it expands to. In an operator defined once
 for several names (a `.def` file, included after `#define CTFF_OP <name>` and any other
 `#define CTFF_OP_<X> "<text>"`), CTFF_OP_NAME counts as the name and CTFF_OP_<X> as its text: the
-place is one message for each name. Its text is the joined
-literals with C escapes undone (\\" is "), which is how the compilers print it. Messages are numbered in order of their text (the same text at several places
-is one message, all its places corrupted together).
+place is one message for each name. A message's text is the joined literals with C escapes
+undone (\\" is "), which is how the compilers print it. Messages are numbered in order of their
+text (the same text at several places is one message, all its places corrupted together).
 
 A case covers a message when one of its `// expect: <text>` lines overlaps it (one contains the
 other), as mutate.sh decides which cases to rerun against a corrupted message.
