@@ -36,7 +36,7 @@ struct drawn_piece {
 
 // A class template only so that a TU that includes ctff and prints no drawing compiles none of
 // it (g++ analyses a template's members when they are instantiated, not when read).
-template <class = void>
+template <class D = void>
 class basic_structural_text {
  public:
   // `encoded`: write line breaks inside rows as structural_break (the form embedded into other
@@ -117,12 +117,12 @@ class basic_structural_text {
         return;
       case node_kind::literal:
         if constexpr (std::is_same_v<Sink, text_sink>) {
-          put_literal_label(literal_of(g_, g_.lits.p[n.a]), s);
+          put_literal_label<D>(literal_of(g_, g_.lits.p[n.a]), s);
         } else {
           scratch<char> buf;
           buf.assign(static_cast<std::size_t>(len), ' ');
           text_sink t{buf.data()};
-          put_literal_label(literal_of(g_, g_.lits.p[n.a]), t);
+          put_literal_label<D>(literal_of(g_, g_.lits.p[n.a]), t);
           for (char c : buf) s.put(c == '\n' && encoded_ ? structural_break : c);
         }
         return;

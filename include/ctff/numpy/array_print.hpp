@@ -19,7 +19,7 @@ namespace ctff::detail {
 
 // array2string of an array literal (rank >= 1). (Hot paths index raw pointers and avoid small
 // helper calls: each call is costly in g++'s constant evaluation.)
-template <class = void>  // (a template as basic_printer in ast/print.hpp)
+template <class D = void>  // (a template as basic_printer in ast/print.hpp)
 class array_printer {
  public:
   constexpr array_printer(const literal_ref& l, text_sink& s)
@@ -43,11 +43,11 @@ class array_printer {
     collect_shown(0, 0);
     switch (dt_) {
       case dtype::float16: case dtype::float32: case dtype::float64:
-        real_ = make_float_layout(dt_, vals_, shown_, 0, false);
+        real_ = make_float_layout<D>(dt_, vals_, shown_, 0, false);
         break;
       case dtype::complex64: case dtype::complex128:
-        real_ = make_float_layout(dt_, vals_, shown_, 0, false);
-        imag_ = make_float_layout(dt_, vals_, shown_, 1, true);
+        real_ = make_float_layout<D>(dt_, vals_, shown_, 0, false);
+        imag_ = make_float_layout<D>(dt_, vals_, shown_, 1, true);
         break;
       default:
         if (is_integer(dt_)) {
@@ -87,7 +87,7 @@ class array_printer {
   }
   constexpr int integer_length(std::uint64_t v) const {
     int n = 1;
-    if (is_signed_int(dt_) && static_cast<std::int64_t>(v) < 0) {
+    if (is_signed_int<D>(dt_) && static_cast<std::int64_t>(v) < 0) {
       ++n;
       v = std::uint64_t{0} - v;
     }
@@ -143,15 +143,15 @@ class array_printer {
         t.put(v[0] ? " True" : "False");
         return;
       case dtype::float16: case dtype::float32: case dtype::float64:
-        format_with_layout(t, real_, float_parts_of(dt_, v[0]));
+        format_with_layout<D>(t, real_, float_parts_of(dt_, v[0]));
         return;
       case dtype::bfloat16:  // not a numpy floating type: each element is its repr
-        format_general6(t, float_parts_of(dt_, v[0]));
+        format_general6<D>(t, float_parts_of(dt_, v[0]));
         return;
       case dtype::complex64: case dtype::complex128: {
-        format_with_layout(t, real_, float_parts_of(dt_, v[0]));
+        format_with_layout<D>(t, real_, float_parts_of(dt_, v[0]));
         small_text im;
-        format_with_layout(im, imag_, float_parts_of(dt_, v[1]));
+        format_with_layout<D>(im, imag_, float_parts_of(dt_, v[1]));
         int end = im.n;  // 'j' goes before the imaginary part's padding
         while (end > 0 && im.c[end - 1] == ' ') --end;
         for (int k = 0; k < end; ++k) t.put(im.c[k]);
@@ -161,7 +161,7 @@ class array_printer {
       }
       default: {  // integers, right-aligned
         std::uint64_t u = v[0];
-        const bool neg = is_signed_int(dt_) && static_cast<std::int64_t>(u) < 0;
+        const bool neg = is_signed_int<D>(dt_) && static_cast<std::int64_t>(u) < 0;
         if (neg) u = std::uint64_t{0} - u;
         const int len = integer_length(v[0]);
         t.spaces(int_width_ - len);

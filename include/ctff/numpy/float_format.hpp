@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "ctff/numpy/dragon4.hpp"
-#include "ctff/core/defer.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -45,7 +44,7 @@ struct float_options {
 };
 
 // Trims trailing zeros of the fraction as mode says; returns the fraction digits left.
-CTFF_DEFER
+template <class D = void>
 constexpr int trim_zeros(small_text& t, int frac, trim_mode trim, bool drop_point) {
   if (trim == trim_mode::none || frac <= 0) return frac;
   while (t.c[t.n - 1] == '0') {
@@ -63,12 +62,12 @@ constexpr int trim_zeros(small_text& t, int frac, trim_mode trim, bool drop_poin
   return frac;
 }
 
-CTFF_DEFER
+template <class D = void>
 constexpr void format_positional(small_text& out, const float_parts& p, const float_options& o) {
   small_text t;
   const bool has_sign = p.neg || o.sign;
   if (has_sign) t.put(p.neg ? '-' : '+');
-  const dragon_digits d = dragon4(p, o.unique, o.mode, o.precision, o.min_digits);
+  const dragon_digits d = dragon4<D>(p, o.unique, o.mode, o.precision, o.min_digits);
   int whole = 1, frac = 0;
   if (d.exp10 >= 0) {
     whole = d.exp10 + 1;
@@ -99,7 +98,7 @@ constexpr void format_positional(small_text& out, const float_parts& p, const fl
   } else if (o.trim == trim_mode::none && wanted > frac) {
     for (; frac < wanted; ++frac) t.put('0');
   }
-  frac = trim_zeros(t, frac, o.trim, true);
+  frac = trim_zeros<D>(t, frac, o.trim, true);
   if (o.pad_right >= frac) {
     if (o.trim == trim_mode::dpt_zeros && frac == 0) t.put(' ');
     t.spaces(o.pad_right - frac);
@@ -108,13 +107,13 @@ constexpr void format_positional(small_text& out, const float_parts& p, const fl
   out.put(t.view());
 }
 
-CTFF_DEFER
+template <class D = void>
 constexpr void format_scientific(small_text& out, const float_parts& p, const float_options& o) {
   const bool has_sign = p.neg || o.sign;
   if (o.pad_left > 1 + (has_sign ? 1 : 0)) out.spaces(o.pad_left - 1 - (has_sign ? 1 : 0));
   if (has_sign) out.put(p.neg ? '-' : '+');
   const dragon_digits d =
-      dragon4(p, o.unique, cutoff_mode::total, o.precision < 0 ? -1 : o.precision + 1,
+      dragon4<D>(p, o.unique, cutoff_mode::total, o.precision < 0 ? -1 : o.precision + 1,
               o.min_digits < 0 ? -1 : o.min_digits + 1);
   out.put(d.d[0]);
   int frac = d.n - 1;
@@ -133,7 +132,7 @@ constexpr void format_scientific(small_text& out, const float_parts& p, const fl
   } else if (o.trim == trim_mode::none) {
     for (; frac < add; ++frac) out.put('0');
   }
-  trim_zeros(out, frac, o.trim, false);
+  trim_zeros<D>(out, frac, o.trim, false);
   int e = d.exp10;
   out.put('e');
   out.put(e < 0 ? '-' : '+');
@@ -150,7 +149,7 @@ constexpr void format_scientific(small_text& out, const float_parts& p, const fl
 }
 
 // numpy's dragon4_positional / dragon4_scientific, inf and nan included.
-CTFF_DEFER
+template <class D = void>
 constexpr void format_float(small_text& out, const float_parts& p, const float_options& o) {
   if (p.nan) {
     out.put("nan");
@@ -162,16 +161,16 @@ constexpr void format_float(small_text& out, const float_parts& p, const float_o
     return;
   }
   if (o.scientific) {
-    format_scientific(out, p, o);
+    format_scientific<D>(out, p, o);
   } else {
-    format_positional(out, p, o);
+    format_positional<D>(out, p, o);
   }
 }
 
 // numpy's scalar text: positional for 0 and 1e-4 <= |x| < 1e16, scientific otherwise, with the
 // shortest digits. (numpy compares |x| with long double 1e-4; a double, float or half lies on the
 // same side of it as of the double 1e-4.)
-CTFF_DEFER
+template <class D = void>
 constexpr void format_float_either(small_text& out, const float_parts& p, trim_mode positional_trim,
                                    trim_mode scientific_trim, bool sign) {
   float_options o;
@@ -179,18 +178,18 @@ constexpr void format_float_either(small_text& out, const float_parts& p, trim_m
   const bool positional = p.nan || p.mant == 0 || (!p.inf && p.mag >= 1e-4 && p.mag < 1e16);
   o.scientific = !positional;
   o.trim = positional ? positional_trim : scientific_trim;
-  format_float(out, p, o);
+  format_float<D>(out, p, o);
 }
 
 // str() of a numpy float scalar: `0.1`, `1.0`, `-0.0`, `1e-05`, `1e+16`, `nan`, `-inf`.
-CTFF_DEFER
+template <class D = void>
 constexpr void format_float_scalar(small_text& out, const float_parts& p) {
-  format_float_either(out, p, trim_mode::leave_one_zero, trim_mode::dpt_zeros, false);
+  format_float_either<D>(out, p, trim_mode::leave_one_zero, trim_mode::dpt_zeros, false);
 }
 
 // C++ `ostream << float` (printf %g, 6 significant digits): ml_dtypes' text of a bfloat16 scalar,
 // and of each element of a bfloat16 array. A nan prints without its sign.
-CTFF_DEFER
+template <class D = void>
 constexpr void format_general6(small_text& out, const float_parts& p) {
   if (p.nan) {
     out.put("nan");
@@ -205,7 +204,7 @@ constexpr void format_general6(small_text& out, const float_parts& p) {
     out.put('0');
     return;
   }
-  dragon_digits d = dragon4(p, false, cutoff_mode::total, 6, -1);
+  dragon_digits d = dragon4<D>(p, false, cutoff_mode::total, 6, -1);
   while (d.n > 1 && d.d[d.n - 1] == '0') --d.n;
   const int x = d.exp10;
   if (x < -4 || x >= 6) {

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 
-#include "ctff/core/defer.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/numpy/float_format.hpp"
 #include "ctff/numpy/literal.hpp"
@@ -24,7 +23,7 @@ struct float_layout {
 // numpy computes max/min in the array's dtype; is that quotient, rounded so, above 1000? (Exactly:
 // float32 rounds quotients within 2^-15 of 1000 down to it; float16 divides in float32, then rounds
 // to half, where the next value above 1000 is 1000.5. These products are exact in a double.)
-CTFF_DEFER
+template <class D = void>
 constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
   switch (d) {
     case dtype::float16: return max_val > min_val * (1000.25 + 1.0 / 32768);
@@ -35,7 +34,7 @@ constexpr bool ratio_above_1000(dtype d, double max_val, double min_val) {
 
 // Fills the layout from the shown elements: part 0 of each (floats, real parts) or part 1
 // (imaginary parts).
-CTFF_DEFER
+template <class D = void>
 constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
                                          const scratch<std::uint32_t>& shown, std::uint32_t part,
                                          bool sign) {
@@ -59,7 +58,7 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
     any_nonzero = true;
   }
   if (any_nonzero)
-    f.exp_format = max_val >= 1e8 || min_val < 1e-4 || ratio_above_1000(dt, max_val, min_val);
+    f.exp_format = max_val >= 1e8 || min_val < 1e-4 || ratio_above_1000<D>(dt, max_val, min_val);
   if (!any_finite) {
     f.pad_left = f.pad_right = 0;
   } else {
@@ -75,7 +74,7 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
       const float_parts p = parts_at(i);
       if (p.nan || p.inf) continue;
       small_text t;
-      format_float(t, p, o);
+      format_float<D>(t, p, o);
       int dot = 0, e = t.n;
       while (t.c[dot] != '.') ++dot;
       if (f.exp_format)
@@ -104,7 +103,7 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
   return f;
 }
 
-CTFF_DEFER
+template <class D = void>
 constexpr void format_with_layout(small_text& t, const float_layout& f, const float_parts& p) {
   if (p.nan || p.inf) {
     small_text r;
@@ -132,7 +131,7 @@ constexpr void format_with_layout(small_text& t, const float_layout& f, const fl
   } else {
     o.pad_right = f.pad_right;
   }
-  format_float(t, p, o);
+  format_float<D>(t, p, o);
 }
 
 }  // namespace ctff::detail

@@ -18,13 +18,13 @@ namespace ctff::detail {
 
 // numpy's str() of a literal. A line break inside a literal is kept as is, even in the compact
 // form (Python prints the same).
-template <class V = void>
+template <class D = void>
 constexpr void print_literal(const literal_ref& l, text_sink& s) {
   if (l.rank == 0) {
-    print_scalar(l, s);
+    print_scalar<D>(l, s);
     return;
   }
-  array_printer<V>(l, s).print();
+  array_printer<D>(l, s).print();
 }
 
 // A literal's label in the structural drawing, `Lit(<value>)`: federated_language writes it with
@@ -33,22 +33,22 @@ constexpr void print_literal(const literal_ref& l, text_sink& s) {
 // (`0.10000000149011612`, `1.0`, `(1+2j)`). Every other value (arrays included) as its str(). (A
 // bfloat16 scalar is no numpy floating type, and ml_dtypes before 0.6, which federated_language
 // 0.5.3 requires, gives it no __format__: numpy's falls back to its str(), ml_dtypes' text.)
-template <class V = void>
+template <class D = void>
 constexpr void put_literal_label(const literal_ref& l, text_sink& s) {
   s.put("Lit(");
   if (l.rank != 0) {
-    print_literal<V>(l, s);
+    print_literal<D>(l, s);
   } else if (l.dt == dtype::float16 || l.dt == dtype::float32 || l.dt == dtype::float64) {
     small_text t;
-    put_python_float(t, float_parts_of(l.dt, l.vals[0]), true, false);
+    put_python_float<D>(t, float_parts_of(l.dt, l.vals[0]), true, false);
     s.put(t.view());
   } else if (l.dt == dtype::complex64 || l.dt == dtype::complex128) {
     const std::uint64_t* v = l.vals;
     small_text t;
-    put_python_complex(t, float_parts_of(l.dt, v[0]), float_parts_of(l.dt, v[1]));
+    put_python_complex<D>(t, float_parts_of(l.dt, v[0]), float_parts_of(l.dt, v[1]));
     s.put(t.view());
   } else {
-    print_scalar(l, s);
+    print_scalar<D>(l, s);
   }
   s.put(')');
 }

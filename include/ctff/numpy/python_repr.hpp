@@ -10,13 +10,12 @@
 
 #include "ctff/numpy/dragon4.hpp"
 #include "ctff/numpy/float_format.hpp"
-#include "ctff/core/defer.hpp"
 
 namespace ctff::detail {
 
 // A float in Python's 'r' format. `dot_zero`: a positional integer gets `.0` (float's repr; a
 // complex part has none). `sign`: '+' before a non-negative value (and before nan).
-CTFF_DEFER
+template <class D = void>
 constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_zero, bool sign) {
   if (p.nan) {  // Python ignores a nan's sign
     out.put(sign ? "+nan" : "nan");
@@ -33,7 +32,7 @@ constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_
     d.n = 1;
   } else {
     // The value as a double (every format here widens exactly); mag is |value|.
-    d = dragon4(decompose(std::bit_cast<std::uint64_t>(p.mag), 52, 11), true, cutoff_mode::total,
+    d = dragon4<D>(decompose(std::bit_cast<std::uint64_t>(p.mag), 52, 11), true, cutoff_mode::total,
                 -1, -1);
   }
   const int point = d.exp10 + 1;  // digits before the decimal point
@@ -66,16 +65,16 @@ constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_
 
 // A complex number as Python's complex repr: `imj` alone when the real part is +0 (`2j`, `-0j`,
 // `nanj`), otherwise `(re+imj)` (`(1+2j)`, `(-0-0j)`, `(nan+nanj)`), neither part with `.0`.
-CTFF_DEFER
+template <class D = void>
 constexpr void put_python_complex(small_text& out, const float_parts& re, const float_parts& im) {
   if (!re.nan && !re.inf && re.mant == 0 && !re.neg) {
-    put_python_float(out, im, false, false);
+    put_python_float<D>(out, im, false, false);
     out.put('j');
     return;
   }
   out.put('(');
-  put_python_float(out, re, false, false);
-  put_python_float(out, im, false, true);
+  put_python_float<D>(out, re, false, false);
+  put_python_float<D>(out, im, false, true);
   out.put("j)");
 }
 

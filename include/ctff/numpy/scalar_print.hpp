@@ -3,7 +3,6 @@
 
 #include <cstdint>
 
-#include "ctff/core/defer.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/bytes_repr.hpp"
 #include "ctff/numpy/float_format.hpp"
@@ -12,15 +11,15 @@
 
 namespace ctff::detail {
 
-CTFF_DEFER
+template <class D = void>
 constexpr bool is_signed_int(dtype d) {
   return d == dtype::int8 || d == dtype::int16 || d == dtype::int32 || d == dtype::int64;
 }
 
-CTFF_DEFER
+template <class D = void>
 constexpr void put_integer(small_text& t, dtype d, std::uint64_t v) {
   text_sink s{t.c + t.n};
-  if (is_signed_int(d)) {
+  if (is_signed_int<D>(d)) {
     s.put_int(static_cast<std::int64_t>(v));
   } else {
     s.put_uint(v);
@@ -29,11 +28,11 @@ constexpr void put_integer(small_text& t, dtype d, std::uint64_t v) {
 }
 
 // str() of a numpy complex scalar: `(1+2j)`, `(1.5-0.5j)`, `2j` (real part +0), `(nan+infj)`.
-CTFF_DEFER
+template <class D = void>
 constexpr void format_complex_scalar(small_text& t, const float_parts& re, const float_parts& im) {
   constexpr auto dpt = trim_mode::dpt_zeros;
   if (!re.nan && !re.inf && re.mant == 0 && !re.neg) {
-    format_float_either(t, im, dpt, dpt, false);
+    format_float_either<D>(t, im, dpt, dpt, false);
     t.put('j');
     return;
   }
@@ -43,20 +42,20 @@ constexpr void format_complex_scalar(small_text& t, const float_parts& re, const
   } else if (re.inf) {
     t.put(re.neg ? "-inf" : "inf");
   } else {
-    format_float_either(t, re, dpt, dpt, false);
+    format_float_either<D>(t, re, dpt, dpt, false);
   }
   if (im.nan) {
     t.put("+nan");
   } else if (im.inf) {
     t.put(im.neg ? "-inf" : "+inf");
   } else {
-    format_float_either(t, im, dpt, dpt, true);
+    format_float_either<D>(t, im, dpt, dpt, true);
   }
   t.put("j)");
 }
 
 // A scalar literal (or a 0-d array) as numpy's str() prints it.
-CTFF_DEFER
+template <class D = void>
 constexpr void print_scalar(const literal_ref& l, text_sink& s) {
   const dtype d = l.dt;
   const std::uint64_t* v = l.vals;
@@ -70,16 +69,16 @@ constexpr void print_scalar(const literal_ref& l, text_sink& s) {
                      true);
       return;
     case dtype::float16: case dtype::float32: case dtype::float64:
-      format_float_scalar(t, float_parts_of(d, v[0]));
+      format_float_scalar<D>(t, float_parts_of(d, v[0]));
       break;
     case dtype::bfloat16:
-      format_general6(t, float_parts_of(d, v[0]));
+      format_general6<D>(t, float_parts_of(d, v[0]));
       break;
     case dtype::complex64: case dtype::complex128:
-      format_complex_scalar(t, float_parts_of(d, v[0]), float_parts_of(d, v[1]));
+      format_complex_scalar<D>(t, float_parts_of(d, v[0]), float_parts_of(d, v[1]));
       break;
     default:
-      put_integer(t, d, v[0]);
+      put_integer<D>(t, d, v[0]);
       break;
   }
   s.put(t.view());

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/defer.hpp"
 #include "ctff/core/python_name.hpp"
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/trace/call.hpp"
@@ -95,7 +96,7 @@ class runtime_computation_t {
   }
   constexpr runtime_computation_t(const runtime_computation_t& o) : fn_(o.fn_), made_(o.made_) {
     if (o.transient_) transient_ = new bool(true);
-    if (o.out_) out_ = new std::shared_ptr<detail::runtime_outputs>(*o.out_);
+    if (o.out_) out_ = new outputs_ptr(*o.out_);
   }
   constexpr runtime_computation_t& operator=(const runtime_computation_t& o)
     requires std::is_copy_assignable_v<Fn>
@@ -131,7 +132,9 @@ class runtime_computation_t {
   friend struct detail::convert<runtime_computation_t>;  // embeds the encoded texts
   const detail::runtime_outputs& outputs() const { return **out_; }
 
-  std::shared_ptr<detail::runtime_outputs>* out_ = nullptr;  // shared by copies
+  // (dependent: a TU tracing nothing at run time compiles no shared_ptr of them, core/defer.hpp)
+  using outputs_ptr = detail::dependent_t<Fn, std::shared_ptr<detail::runtime_outputs>>;
+  outputs_ptr* out_ = nullptr;  // shared by copies
   bool* transient_ = nullptr;  // made during constant evaluation (then out_ is null)
   Fn fn_;  // traced inside an enclosing trace: of the same name (name_1, ...) or at compile time
   detail::made_where made_{};  // the user's line that made it

@@ -261,7 +261,7 @@ class opaque_base {
     return c.n;
   }
   std::vector<unsigned char> bytes() const {
-    std::vector<unsigned char> out(size());
+    dependent_t<D, std::vector<unsigned char>> out(size());  // (core/defer.hpp)
     byte_sink s{out.data()};
     detail::opaque_access::write(self(), s);
     return out;

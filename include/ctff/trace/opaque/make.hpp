@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/defer.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/trace/call.hpp"
@@ -61,7 +62,8 @@ class owned_opaque {
   using type = typename C::type;
   using core_type = C;
 
-  explicit owned_opaque(const C& core) : store_(std::make_shared<std::string>()), core_(core) {
+  explicit owned_opaque(const C& core)
+      : store_(std::make_shared<dependent_t<C, std::string>>()), core_(core) {
     std::size_t total = 0;
     core_.visit_refs([&](const auto& r) { total += r.size(); });
     store_->reserve(total);
@@ -96,7 +98,7 @@ class owned_opaque {
   friend struct opaque_access;
   void write(byte_sink& s) const { opaque_access::write(core_, s); }
 
-  std::shared_ptr<std::string> store_;
+  std::shared_ptr<dependent_t<C, std::string>> store_;  // (dependent: see core/defer.hpp)
   C core_;
 };
 
