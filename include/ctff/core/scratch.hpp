@@ -132,11 +132,14 @@ class scratch {
     }
   }
   constexpr void grow(std::size_t c) {
-    T* q = plain ? new T[c] : std::allocator<T>().allocate(c);
-    if constexpr (plain)
+    T* q;  // (if constexpr, not ?:, so that a plain T instantiates none of std::allocator<T>)
+    if constexpr (plain) {
+      q = new T[c];
       copy_elems(q, p_, n_);
-    else
+    } else {
+      q = std::allocator<T>().allocate(c);
       for (std::size_t i = 0; i != n_; ++i) std::construct_at(q + i, p_[i]);
+    }
     release();
     p_ = q;
     cap_ = c;

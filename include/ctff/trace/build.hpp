@@ -127,7 +127,7 @@ constexpr location poisoned_location() {
 // the operations it meets next report nothing (types/report.hpp).
 template <class R>
 constexpr value<poison_t> poisoned() {
-  return value_access::make<poison_t>(poisoned_location());
+  return value_access::make<dependent_t<R, poison_t>>(poisoned_location());  // (core/defer.hpp)
 }
 
 }  // namespace ctff::detail

@@ -73,7 +73,7 @@ constexpr void trace_nested(trace_ctx& into, const Body& body, std::uint32_t ind
   child.suffix = context_suffix(&into, Name.view());
   for (const trace_ctx* p = &into; p; p = p->parent)
     if (p->name_log) {
-      p->name_log->push_back(Name.view());
+      dependent<Body>(*p->name_log).push_back(Name.view());
       break;
     }
   const active_trace_scope<> active(&child);
@@ -110,13 +110,16 @@ struct deferred_trace final : deferred_embed {
 // was traced (`name_1`), conservatively: no traced name equal to an enclosing one, or one of them
 // the other followed by '_'. At run time the names were those of the trace then running: nothing
 // to check when the context joins that one.
+// (A template named through the body's type, and its members through D: a TU that traces no such
+// use compiles none of it, core/defer.hpp.)
+template <class D>
 struct checked_embed final : deferred_embed {
-  scratch<std::string_view> names;  // of the traces nested under the floating context
+  dependent_t<D, scratch<std::string_view>> names;  // of the traces nested under the floating context
   trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
   made_where made{};  // where the computation was made, if known
   constexpr ~checked_embed() override {}  // (as deferred_trace's)
   static constexpr bool related(std::string_view a, std::string_view b) {
-    if (a.size() < b.size()) std::swap(a, b);
+    if (a.size() < b.size()) return related(b, a);
     return same_text(a.substr(0, b.size()), b) && (a.size() == b.size() || a[b.size()] == '_');
   }
   constexpr void run(trace_ctx& into) const override {
@@ -143,7 +146,7 @@ struct checked_embed final : deferred_embed {
 template <fixed_string Name, class Body, class P>
 constexpr void trace_floating(trace_ctx& c, const Body& body, std::uint32_t index,
                               const made_where& made = {}) {
-  auto* check = new checked_embed;
+  auto* check = new checked_embed<dependent_t<Body, void>>;
   check->made = made;
   c.deferred.push_back(check);
   if (!std::is_constant_evaluated()) check->assumed = active_trace();

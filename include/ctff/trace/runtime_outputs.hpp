@@ -58,9 +58,10 @@ class runtime_outputs {
   // The outputs of tracing fn, in a shared_ptr of their own (runtime_computation_t's).
   template <class Fn, class P>
   static std::shared_ptr<runtime_outputs>* traced(const Fn& fn, std::string_view name) {
-    auto out = std::make_shared<dependent_t<Fn, runtime_outputs>>();  // (core/defer.hpp)
+    using outputs = dependent_t<Fn, runtime_outputs>;  // (core/defer.hpp)
+    auto out = std::make_shared<outputs>();
     out->template trace<Fn, P>(fn, name);
-    return new std::shared_ptr<dependent_t<Fn, runtime_outputs>>(std::move(out));
+    return new std::shared_ptr<outputs>(std::move(out));
   }
 
   // `encoded`: the formatted text for embedding (text_sink::encode_breaks).

@@ -260,7 +260,7 @@ class opaque_base {
     detail::opaque_access::write(self(), c);
     return c.n;
   }
-  std::vector<unsigned char> bytes() const {
+  auto bytes() const -> dependent_t<D, std::vector<unsigned char>> {
     dependent_t<D, std::vector<unsigned char>> out(size());  // (core/defer.hpp)
     byte_sink s{out.data()};
     detail::opaque_access::write(self(), s);
