@@ -110,11 +110,11 @@ struct deferred_trace final : deferred_embed {
 // was traced (`name_1`), conservatively: no traced name equal to an enclosing one, or one of them
 // the other followed by '_'. At run time the names were those of the trace then running: nothing
 // to check when the context joins that one.
-// (A template named through the body's type, and its members through D: a TU that traces no such
-// use compiles none of it, core/defer.hpp.)
+// (A class template, made with D dependent on the body's type and naming its names through D: a TU
+// that traces no such use compiles none of it, core/defer.hpp.)
 template <class D>
 struct checked_embed final : deferred_embed {
-  dependent_t<D, scratch<std::string_view>> names;  // of the traces nested under the floating context
+  dependent_t<D, scratch<std::string_view>> names;  // of the traces nested under the floating one
   trace_ctx* assumed = nullptr;  // run time: the trace whose names were used
   made_where made{};  // where the computation was made, if known
   constexpr ~checked_embed() override {}  // (as deferred_trace's)
