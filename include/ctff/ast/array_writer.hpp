@@ -5,6 +5,7 @@
 
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/literal.hpp"
 
@@ -54,7 +55,7 @@ constexpr void write_array(const graph_view& g, const lit& l, Sink& s) {
   // The typed list: a set oneof member, present even when it holds no value.
   const auto list_end = s.pos;
   const std::uint64_t* v = g.vals.data() + l.val_begin;
-  if (l.dt == dtype::str) {  // BytesList: one `value` field per string (slots: offset, length)
+  if (is(l.dt, dtype::str)) {  // BytesList: one `value` field per string (slots: offset, length)
     for (std::uint32_t k = l.val_count; k >= 2; k -= 2) {
       const auto e = s.pos;
       s.chars(g.chars_at(static_cast<std::uint32_t>(v[k - 2]), static_cast<std::uint32_t>(v[k - 1])));

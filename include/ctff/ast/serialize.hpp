@@ -12,6 +12,7 @@
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/wire_form.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/ast/array_writer.hpp"
 #include "ctff/core/sink.hpp"
@@ -67,13 +68,13 @@ class basic_serializer {
   constexpr void write_message(std::uint32_t i, Sink& s) const {
     using form = wire_form<basic_serializer, Sink>;
     const node& n = g_.nodes.p[i];
-    if (n.kind == node_kind::embedded) {
+    if (is(n.kind, node_kind::embedded)) {
       auto b = g_.embed_bytes(g_.embeds.p[n.a]);
       s.bytes(b.data(), b.size());
       return;
     }
     const auto end = s.pos;
-    computation_field field{};
+    std::uint32_t field = 0;
     switch (n.kind) {
       case node_kind::param_ref: {
         const auto e = s.pos;
@@ -131,7 +132,7 @@ class basic_serializer {
       case node_kind::embedded:
         break;
     }
-    s.close(static_cast<std::uint32_t>(field), end);
+    s.close(field, end);
     s.bytes(n.type, n.type_size);
     s.varint(n.type_size);
     s.tag(1, 2);

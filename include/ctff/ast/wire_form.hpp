@@ -15,10 +15,12 @@
 
 namespace ctff::detail {
 
-// The members of Computation's `computation` oneof.
-enum class computation_field : std::uint32_t {
-  tensorflow = 2, intrinsic = 3, lambda = 4, block = 5, reference = 6, call = 7, struct_ = 8,
-  selection = 9, data = 10, placement = 11, xla = 12, literal = 14,
+// The field numbers of Computation's `computation` oneof. (Numbers, not an enumeration: clang
+// resolves each assignment of an enumerator as an overloaded operator, core/enum_is.hpp.)
+struct computation_field {
+  static constexpr std::uint32_t tensorflow = 2, intrinsic = 3, lambda = 4, block = 5,
+                                 reference = 6, call = 7, struct_ = 8, selection = 9, data = 10,
+                                 placement = 11, xla = 12, literal = 14;
 };
 
 inline constexpr std::uint32_t wire_no_arg = 0xffffffffu;

@@ -5,6 +5,7 @@
 
 #include <source_location>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/common.hpp"
 
@@ -28,7 +29,7 @@ constexpr auto federated_value(X&& x, placement_tag<P>,
     CTFF_DIAGNOSE(report<labeled<"value", T>>::shown,
                   "ctff: federated_value: the value must not contain federated or function types");
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
-  } else if constexpr (P == placement_kind::clients) {
+  } else if constexpr (detail::is(P, placement_kind::clients)) {
     return intrinsic_call_at<function_t<T, clients_eq_t<T>>, row::federated_value_at_clients>(
         made_where(where), static_cast<X&&>(x));
   } else {
@@ -42,7 +43,7 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
                               std::source_location where = std::source_location::current()) {
   using namespace detail;
   using FT = type_or_void_t<Fn>;
-  constexpr bool clients = P == placement_kind::clients;
+  constexpr bool clients = detail::is(P, placement_kind::clients);
   if constexpr (!is_function_v<FT>) {
     CTFF_DIAGNOSE(report<labeled<"function", FT>>::shown,
                   "ctff: federated_eval: " CTFF_RULE_FUNCTION("the function"));

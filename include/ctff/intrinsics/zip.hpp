@@ -9,6 +9,7 @@
 
 #include <tuple>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/intrinsics/common.hpp"
 #include "ctff/trace/zip_types.hpp"
 
@@ -23,7 +24,7 @@ struct fed_operand {
   static constexpr operand_kind kind =
       fed_info<T>::is_fed ? operand_kind::federated
                           : (zippable_v<T> ? operand_kind::zipped : operand_kind::other);
-  static constexpr bool ok = kind != operand_kind::other;
+  static constexpr bool ok = !detail::is(kind, operand_kind::other);
   using type = T;
 };
 template <class X, class T>
@@ -37,7 +38,7 @@ struct fed_operand<X, T> {
 // The operand as an operator passes it on: as it is, or zipped.
 template <class X>
 constexpr auto as_federated(X&& x) {
-  if constexpr (fed_operand<X>::kind == operand_kind::zipped) {
+  if constexpr (detail::is(fed_operand<X>::kind, operand_kind::zipped)) {
     return auto_zip<X&&>{static_cast<X&&>(x)};
   } else {
     return static_cast<X&&>(x);

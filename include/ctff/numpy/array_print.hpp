@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/bytes_repr.hpp"
@@ -185,7 +186,7 @@ class array_printer {
     }
   }
   constexpr void element_word(std::uint64_t i) {
-    if (dt_ == dtype::str) {  // no copy: measured, then written straight out (it starts with 'b')
+    if (is(dt_, dtype::str)) {  // no copy: measured, then written straight out (it starts with 'b')
       text_sink t{};
       put_bytes_repr(t, bytes_at(i));
       word(t.n);

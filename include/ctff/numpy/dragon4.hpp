@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -218,7 +219,7 @@ constexpr dragon_digits dragon4_with(const float_parts& p, bool unique, cutoff_m
   };
   // k: decimal exponent estimate, the true one or one less (fixed below).
   int k = floor_log10_pow2(p.mant_bit + p.exp2) + 1;
-  if (mode == cutoff_mode::fraction && cutoff_max >= 0 && k <= -cutoff_max) k = -cutoff_max + 1;
+  if (is(mode, cutoff_mode::fraction) && cutoff_max >= 0 && k <= -cutoff_max) k = -cutoff_max + 1;
   if (k > 0) {
     times_pow10(s, k);
   } else if (k < 0) {
@@ -239,12 +240,12 @@ constexpr dragon_digits dragon4_with(const float_parts& p, bool unique, cutoff_m
   }
   int cut_max = k - max_digits;
   if (cutoff_max >= 0) {
-    const int want = mode == cutoff_mode::total ? k - cutoff_max : -cutoff_max;
+    const int want = is(mode, cutoff_mode::total) ? k - cutoff_max : -cutoff_max;
     if (want > cut_max) cut_max = want;
   }
   int cut_min = k;
   if (cutoff_min >= 0) {
-    const int want = mode == cutoff_mode::total ? k - cutoff_min : -cutoff_min;
+    const int want = is(mode, cutoff_mode::total) ? k - cutoff_min : -cutoff_min;
     if (want < cut_min) cut_min = want;
   }
   out.exp10 = k - 1;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/numpy/dragon4.hpp"
 #include "ctff/types/dtype.hpp"
 
@@ -46,16 +47,16 @@ struct float_options {
 // Trims trailing zeros of the fraction as mode says; returns the fraction digits left.
 template <class D = void>
 constexpr int trim_zeros(small_text& t, int frac, trim_mode trim, bool drop_point) {
-  if (trim == trim_mode::none || frac <= 0) return frac;
+  if (is(trim, trim_mode::none) || frac <= 0) return frac;
   while (t.c[t.n - 1] == '0') {
     --t.n;
     --frac;
   }
   if (t.c[t.n - 1] == '.') {
-    if (trim == trim_mode::leave_one_zero) {
+    if (is(trim, trim_mode::leave_one_zero)) {
       t.put('0');
       ++frac;
-    } else if (trim == trim_mode::dpt_zeros && drop_point) {
+    } else if (is(trim, trim_mode::dpt_zeros) && drop_point) {
       --t.n;
     }
   }
@@ -86,21 +87,21 @@ constexpr void format_positional(small_text& out, const float_parts& p, const fl
     for (int i = 0; i < d.n; ++i) t.put(d.d[i]);
     frac = zeros + d.n;
   }
-  if (o.trim != trim_mode::dpt_zeros && frac == 0) t.put('.');
+  if (!is(o.trim, trim_mode::dpt_zeros) && frac == 0) t.put('.');
   const int add = o.unique ? o.min_digits : o.precision;
   int wanted = add < 0 ? 0 : add;
-  if (o.mode == cutoff_mode::total) wanted = add - whole;
-  if (o.trim == trim_mode::leave_one_zero) {
+  if (is(o.mode, cutoff_mode::total)) wanted = add - whole;
+  if (is(o.trim, trim_mode::leave_one_zero)) {
     if (frac == 0) {
       t.put('0');
       ++frac;
     }
-  } else if (o.trim == trim_mode::none && wanted > frac) {
+  } else if (is(o.trim, trim_mode::none) && wanted > frac) {
     for (; frac < wanted; ++frac) t.put('0');
   }
   frac = trim_zeros<D>(t, frac, o.trim, true);
   if (o.pad_right >= frac) {
-    if (o.trim == trim_mode::dpt_zeros && frac == 0) t.put(' ');
+    if (is(o.trim, trim_mode::dpt_zeros) && frac == 0) t.put(' ');
     t.spaces(o.pad_right - frac);
   }
   if (o.pad_left > whole + (has_sign ? 1 : 0)) out.spaces(o.pad_left - whole - (has_sign ? 1 : 0));
@@ -121,15 +122,15 @@ constexpr void format_scientific(small_text& out, const float_parts& p, const fl
     out.put('.');
     for (int i = 1; i < d.n; ++i) out.put(d.d[i]);
   }
-  if (o.trim != trim_mode::dpt_zeros && frac == 0) out.put('.');
+  if (!is(o.trim, trim_mode::dpt_zeros) && frac == 0) out.put('.');
   int add = o.unique ? o.min_digits : o.precision;
   if (add < 0) add = 0;
-  if (o.trim == trim_mode::leave_one_zero) {
+  if (is(o.trim, trim_mode::leave_one_zero)) {
     if (frac == 0) {
       out.put('0');
       ++frac;
     }
-  } else if (o.trim == trim_mode::none) {
+  } else if (is(o.trim, trim_mode::none)) {
     for (; frac < add; ++frac) out.put('0');
   }
   trim_zeros<D>(out, frac, o.trim, false);
@@ -173,11 +174,10 @@ constexpr void format_float(small_text& out, const float_parts& p, const float_o
 template <class D = void>
 constexpr void format_float_either(small_text& out, const float_parts& p, trim_mode positional_trim,
                                    trim_mode scientific_trim, bool sign) {
-  float_options o;
-  o.sign = sign;
   const bool positional = p.nan || p.mant == 0 || (!p.inf && p.mag >= 1e-4 && p.mag < 1e16);
-  o.scientific = !positional;
-  o.trim = positional ? positional_trim : scientific_trim;
+  const float_options o{.scientific = !positional,
+                        .sign = sign,
+                        .trim = positional ? positional_trim : scientific_trim};
   format_float<D>(out, p, o);
 }
 

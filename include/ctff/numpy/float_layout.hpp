@@ -14,10 +14,9 @@ namespace ctff::detail {
 // numpy's FloatingFormat: one layout for all the shown elements of a float array (or for the real
 // or imaginary parts of a complex one).
 struct float_layout {
-  bool exp_format = false;  // scientific for the whole array
+  bool exp_format = false;  // scientific for the whole array (trailing zeros kept; else trimmed)
   bool sign = false;        // '+' before non-negative values (imaginary parts)
   int precision = 8, min_digits = 0, pad_left = 0, pad_right = 0, exp_size = -1;
-  trim_mode trim = trim_mode::zeros;
 };
 
 // numpy computes max/min in the array's dtype; is that quotient, rounded so, above 1000? (Exactly:
@@ -63,12 +62,11 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
     f.pad_left = f.pad_right = 0;
   } else {
     // A first pass with the shortest digits (at most 8 after the point) sizes the columns.
-    float_options o;
-    o.scientific = f.exp_format;
-    o.mode = cutoff_mode::fraction;
-    o.precision = 8;
-    o.sign = sign;
-    o.trim = trim_mode::zeros;
+    const float_options o{.scientific = f.exp_format,
+                          .mode = cutoff_mode::fraction,
+                          .precision = 8,
+                          .sign = sign,
+                          .trim = trim_mode::zeros};
     int int_len = 0, frac_len = 0, exp_len = 0;
     for (std::uint32_t i : shown) {
       const float_parts p = parts_at(i);
@@ -88,7 +86,6 @@ constexpr float_layout make_float_layout(dtype dt, const std::uint64_t* vals,
     if (f.exp_format) {
       f.exp_size = exp_len - 1;  // digits, without the exponent's sign
       f.precision = f.min_digits = frac_len;
-      f.trim = trim_mode::none;
       f.pad_right = f.exp_size + 2 + f.precision;
     } else {
       f.pad_right = frac_len;
@@ -118,19 +115,15 @@ constexpr void format_with_layout(small_text& t, const float_layout& f, const fl
     t.put(r.view());
     return;
   }
-  float_options o;
-  o.scientific = f.exp_format;
-  o.mode = cutoff_mode::fraction;
-  o.precision = f.precision;
-  o.min_digits = f.min_digits;
-  o.sign = f.sign;
-  o.trim = f.trim;
-  o.pad_left = f.pad_left;
-  if (f.exp_format) {
-    o.exp_digits = f.exp_size;
-  } else {
-    o.pad_right = f.pad_right;
-  }
+  const float_options o{.scientific = f.exp_format,
+                        .mode = cutoff_mode::fraction,
+                        .precision = f.precision,
+                        .min_digits = f.min_digits,
+                        .sign = f.sign,
+                        .trim = f.exp_format ? trim_mode::none : trim_mode::zeros,
+                        .pad_left = f.pad_left,
+                        .pad_right = f.exp_format ? -1 : f.pad_right,
+                        .exp_digits = f.exp_format ? f.exp_size : -1};
   format_float<D>(t, p, o);
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
@@ -14,7 +15,7 @@ namespace ctff::detail {
 // Values stored per element: two for complex numbers and strings (offset, length).
 CTFF_DEFER
 constexpr std::uint32_t slots_per_value(dtype d) {
-  return (d == dtype::complex64 || d == dtype::complex128 || d == dtype::str) ? 2 : 1;
+  return is(d, dtype::complex64, dtype::complex128, dtype::str) ? 2 : 1;
 }
 
 // The printers' view of one literal: pointers into the pools, read in place.

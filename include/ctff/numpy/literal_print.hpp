@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/array_print.hpp"
 #include "ctff/numpy/float_format.hpp"
@@ -38,11 +39,11 @@ constexpr void put_literal_label(const literal_ref& l, text_sink& s) {
   s.put("Lit(");
   if (l.rank != 0) {
     print_literal<D>(l, s);
-  } else if (l.dt == dtype::float16 || l.dt == dtype::float32 || l.dt == dtype::float64) {
+  } else if (is(l.dt, dtype::float16, dtype::float32, dtype::float64)) {
     small_text t;
     put_python_float<D>(t, float_parts_of(l.dt, l.vals[0]), true, false);
     s.put(t.view());
-  } else if (l.dt == dtype::complex64 || l.dt == dtype::complex128) {
+  } else if (is(l.dt, dtype::complex64, dtype::complex128)) {
     const std::uint64_t* v = l.vals;
     small_text t;
     put_python_complex<D>(t, float_parts_of(l.dt, v[0]), float_parts_of(l.dt, v[1]));

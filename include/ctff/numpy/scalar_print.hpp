@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/bytes_repr.hpp"
 #include "ctff/numpy/float_format.hpp"
@@ -13,7 +14,7 @@ namespace ctff::detail {
 
 template <class D = void>
 constexpr bool is_signed_int(dtype d) {
-  return d == dtype::int8 || d == dtype::int16 || d == dtype::int32 || d == dtype::int64;
+  return is(d, dtype::int8, dtype::int16, dtype::int32, dtype::int64);
 }
 
 template <class D = void>

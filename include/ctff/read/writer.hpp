@@ -45,7 +45,7 @@ class tree_writer {
     using form = wire_form<tree_writer, back_sink>;
     const block_node& n = t_.nodes[i];
     const auto end = s.pos;
-    computation_field field{};
+    std::uint32_t field = 0;
     switch (n.kind) {
       case block_kind::reference:
         s.string_field(1, t_.text(i));
@@ -99,7 +99,7 @@ class tree_writer {
         field = computation_field::data;
         break;
     }
-    s.close(static_cast<std::uint32_t>(field), end);
+    s.close(field, end);
     if (n.type != no_index) write_nested_type(t_.types, n.type, 1, s);
   }
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/type_traits.hpp"
 
 namespace ctff {
@@ -44,7 +45,7 @@ template <> inline constexpr dtype scalar_dtype<std::string_view> = dtype::str;
 template <> inline constexpr dtype scalar_dtype<const char*> = dtype::str;
 
 template <class T>
-concept scalar = fixed_integer<T> || scalar_dtype<T> != dtype::invalid;
+concept scalar = fixed_integer<T> || !detail::is(scalar_dtype<T>, dtype::invalid);
 
 template <class T>
 constexpr dtype dtype_of() {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/trace/convert.hpp"
 
 namespace ctff::detail {
@@ -94,7 +95,7 @@ constexpr bool held_inline(const trace_ctx& c, std::uint32_t from, std::uint32_t
   for (std::uint32_t k = from + 1; k < to; ++k) {
     const node_kind kind = nodes[k].kind;
     if (alive(c, order[k]) && order[k].seq == no_node &&
-        (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call))
+        is(kind, node_kind::struct_, node_kind::selection, node_kind::call))
       return true;
   }
   return false;
@@ -124,7 +125,7 @@ CTFF_DEFER
 constexpr bool refers_to(const trace_ctx& c, std::uint32_t id, std::uint32_t target) {
   // (`&c = c`: clang 22's bytecode interpreter cannot read a reference parameter captured by `&`.)
   return any_inline(c, id, [&c = c, target](std::uint32_t k) {
-    return c.nodes[k].kind == node_kind::symbol_ref && c.nodes[k].a == target;
+    return is(c.nodes[k].kind, node_kind::symbol_ref) && c.nodes[k].a == target;
   });
 }
 
@@ -134,7 +135,7 @@ constexpr bool window_uses(const trace_ctx& c, std::uint32_t first, std::uint32_
                            std::uint32_t target) {
   for (std::uint32_t k = first; k < last; ++k) {
     const node& n = c.nodes[c.bindings[k]];
-    if (n.kind == node_kind::call && (refers_to(c, n.a, target) || refers_to(c, n.b, target)))
+    if (is(n.kind, node_kind::call) && (refers_to(c, n.a, target) || refers_to(c, n.b, target)))
       return true;
   }
   return false;
@@ -192,7 +193,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     const std::uint32_t call = c.bindings[k - 1];
     const node_order& n = c.order[call];
     // (The operand itself, when it is the call's Reference, is a handle on the call.)
-    const std::uint32_t own = self.kind == node_kind::symbol_ref && self.a == call ? 1 : 0;
+    const std::uint32_t own = is(self.kind, node_kind::symbol_ref) && self.a == call ? 1 : 0;
     const bool named = n.live > own || (n.live == 0 && alive(c, n));
     if (named || call > id) break;
     const bool held = n.user == no_node && refers_to(c, id, call);
@@ -202,7 +203,7 @@ constexpr std::uint32_t extend_held(const trace_ctx& c, const operand& o, std::u
     for (auto m = static_cast<std::uint32_t>(c.nodes.size()); --m > call;) {
       const node_kind kind = nodes[m].kind;
       if (alive(c, order[m]) && order[m].seq == no_node &&
-          (kind == node_kind::struct_ || kind == node_kind::selection || kind == node_kind::call) &&
+          is(kind, node_kind::struct_, node_kind::selection, node_kind::call) &&
           m != id && refers_to(c, m, call))
         return first;
     }

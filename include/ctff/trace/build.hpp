@@ -51,20 +51,13 @@ constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
 // bind_computation_to_reference).
 template <class R>
 constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first) {
-  node call{};
-  call.kind = node_kind::call;
-  call.a = fn;
-  call.b = arg;
   const auto seq = static_cast<std::uint32_t>(c.bindings.size());
-  auto id = c.add_typed<R>(call);
+  auto id = c.add_typed<R>({.kind = node_kind::call, .a = fn, .b = arg});
   c.order[id].seq = seq;
   note_uses(c, fn, seq);
   note_uses(c, arg, seq);
   auto pos = c.bind(id);
-  node ref{};
-  ref.kind = node_kind::symbol_ref;
-  ref.a = id;
-  auto r = c.add_typed<R>(ref);
+  auto r = c.add_typed<R>({.kind = node_kind::symbol_ref, .a = id});
   return make_value<R>(c, r, first == no_node ? pos : first);
 }
 
@@ -118,10 +111,7 @@ constexpr std::uint32_t unnamed_struct_node(trace_ctx& c, const std::uint32_t (&
 CTFF_DEFER
 constexpr location poisoned_location() {
   trace_ctx* c = new_floating();
-  node n{};
-  n.kind = node_kind::intrinsic;
-  n.text = "ctff_invalid";
-  return location{c, c->add(n), 0, 0};
+  return location{c, c->add({.kind = node_kind::intrinsic, .text = "ctff_invalid"}), 0, 0};
 }
 // Whatever the operation would have returned (R), the stand-in has type poison_t: the checks of
 // the operations it meets next report nothing (types/report.hpp).

@@ -257,10 +257,8 @@ struct convert<computation_t<N, Fn, P>> {
       e.structural = C::structural();
     e.structural_breaks = structural_info_v<C>.breaks;
     c.embeds.push_back(e);
-    node n{};
-    n.kind = node_kind::embedded;
-    n.a = static_cast<std::uint32_t>(c.embeds.size() - 1);
-    return c.add(n);
+    const auto index = static_cast<std::uint32_t>(c.embeds.size() - 1);
+    return c.add({.kind = node_kind::embedded, .a = index});
   }
 };
 

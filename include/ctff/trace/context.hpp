@@ -19,6 +19,7 @@
 
 #include "ctff/core/defer.hpp"
 #include "ctff/ast/graph.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/trace/error.hpp"
 #include "ctff/trace/fault.hpp"
 #include "ctff/types/type_string.hpp"
@@ -191,7 +192,7 @@ CTFF_DEFER
 constexpr void trace_fault_in(trace_ctx& c, fault_kind kind, const made_where& made,
                               bool at_once = false) {
   if (trace_ctx* k = fault_keeper(c)) {
-    if (k->fault.kind == fault_kind::none) k->fault = trace_fault{kind, made};
+    if (is(k->fault.kind, fault_kind::none)) k->fault = trace_fault{kind, made};
     return;
   }
   trace_error(fault_message(kind), at_once);
@@ -220,7 +221,7 @@ constexpr void track(const location& l, int delta) {
   std::uint32_t id = l.id;
   for (; c->forward; c = c->forward) id += c->node_offset;
   const node& nd = c->nodes[id];
-  node_order& n = c->order[nd.kind == node_kind::symbol_ref ? nd.a : id];
+  node_order& n = c->order[is(nd.kind, node_kind::symbol_ref) ? nd.a : id];
   n.live += static_cast<std::uint32_t>(delta);  // modulo 2^32: -1 decrements
   ++c->events;
   if (delta > 0) n.held = c->events;
@@ -261,7 +262,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
   const auto bo0 = static_cast<std::uint32_t>(to.bindings.size());
   if (from.named && !from.bindings.empty() && bo0 != 0)
     trace_fault_in(to, fault_kind::kept_constant_value, from.made);
-  if (from.fault.kind != fault_kind::none) trace_fault_in(to, from.fault.kind, from.fault.made);
+  if (!is(from.fault.kind, fault_kind::none)) trace_fault_in(to, from.fault.kind, from.fault.made);
   for (node_order o : from.order) {
     if (o.seq != no_node) o.seq += bo0;
     if (o.user != no_node) o.user += bo0;
@@ -291,7 +292,7 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
     l.dim_begin += dof;
     l.val_begin += vo;
     to.lits.push_back(l);
-    if (l.dt == dtype::str)
+    if (is(l.dt, dtype::str))
       for (std::uint32_t k = 0; k < l.val_count; k += 2) from.vals[l.val_begin - vo + k] += co;
   }
   for (auto d : from.dims) to.dims.push_back(d);

@@ -46,10 +46,8 @@ struct convert<value<T>> {
   static constexpr std::uint32_t make(trace_ctx& c, const value<T>& v) {
     const location l = value_access::loc(v);
     if (l.ctx == &c) return l.id;
-    node stand_in{};  // a value of another trace, a kept failure (unify): the graph is never shown
-    stand_in.kind = node_kind::named_ref;
-    stand_in.text = "ctff_foreign_value";
-    return c.add_typed<T>(stand_in);
+    // A value of another trace, a kept failure (unify): the graph is never shown.
+    return c.add_typed<T>({.kind = node_kind::named_ref, .text = "ctff_foreign_value"});
   }
 };
 
@@ -97,10 +95,9 @@ CTFF_DEFER
 constexpr std::uint32_t struct_node(trace_ctx& c, const std::uint32_t* ids, const std::string_view* names,
                                     bool named, std::size_t n, const unsigned char* type,
                                     std::size_t type_size) {
-  node s{};
-  s.kind = node_kind::struct_;
-  s.a = static_cast<std::uint32_t>(c.elems.size());
-  s.b = static_cast<std::uint32_t>(n);
+  node s{.kind = node_kind::struct_,
+         .a = static_cast<std::uint32_t>(c.elems.size()),
+         .b = static_cast<std::uint32_t>(n)};
   for (std::size_t i = 0; i != n; ++i) c.elems.push_back({ids[i], named ? names[i] : std::string_view{}});
   s.type = type;
   s.type_size = static_cast<std::uint32_t>(type_size);

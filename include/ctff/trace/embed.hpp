@@ -89,10 +89,7 @@ inline const embed* owned_copy_of(const graph& g, byte_view b) {
 // Records an `embedded` node for embeds[index].
 CTFF_DEFER
 constexpr std::uint32_t embedded_node(trace_ctx& g, std::uint32_t index) {
-  node n{};
-  n.kind = node_kind::embedded;
-  n.a = index;
-  return g.add(n);
+  return g.add({.kind = node_kind::embedded, .a = index});
 }
 
 }  // namespace ctff::detail

@@ -72,9 +72,7 @@ constexpr void push_dims(trace_ctx& c) {
 template <class X>
 constexpr std::uint32_t literal_node(trace_ctx& c, const X& x) {
   using E = typename literal_traits<X>::elem;
-  lit l{};
-  l.dt = dtype_of<E>();
-  l.dim_begin = static_cast<std::uint32_t>(c.dims.size());
+  lit l{.dt = dtype_of<E>(), .dim_begin = static_cast<std::uint32_t>(c.dims.size())};
   push_dims<X>(c);
   l.dim_count = static_cast<std::uint32_t>(c.dims.size()) - l.dim_begin;
   l.val_begin = static_cast<std::uint32_t>(c.vals.size());
@@ -85,9 +83,7 @@ constexpr std::uint32_t literal_node(trace_ctx& c, const X& x) {
   }
   l.val_count = static_cast<std::uint32_t>(c.vals.size()) - l.val_begin;
   c.lits.push_back(l);
-  node n{};
-  n.kind = node_kind::literal;
-  n.a = static_cast<std::uint32_t>(c.lits.size() - 1);
+  const node n{.kind = node_kind::literal, .a = static_cast<std::uint32_t>(c.lits.size() - 1)};
   if constexpr (std::is_array_v<X>) {
     // Dependent on X: a non-dependent type here would be described when the header is read.
     return c.add_typed<std::conditional_t<sizeof(X) != 0, tensor<dtype::str>, X>>(n);

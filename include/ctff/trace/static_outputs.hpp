@@ -14,6 +14,7 @@
 #include "ctff/ast/structural.hpp"
 #include "ctff/core/defer.hpp"
 #include "ctff/core/diagnostic.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/trace/fault.hpp"
 #include "ctff/trace/trace_into.hpp"
 
@@ -70,7 +71,8 @@ struct failed_trace_stand_in {
 };
 template <class C>
 using traced_t =
-    std::conditional_t<traced_shape_v<C>.fault.kind == fault_kind::none, C, failed_trace_stand_in>;
+    std::conditional_t<is(traced_shape_v<C>.fault.kind, fault_kind::none), C,
+                       failed_trace_stand_in>;
 
 // "made at line <n>: <file>" for the diagnostic of a kept failure: the user's line (trace/fault.hpp),
 // after what was made there; `Unknown` where the line is not known.
@@ -109,19 +111,19 @@ inline constexpr auto frozen_v = [] {
 template <class C>
 constexpr frozen_read static_graph() {
   constexpr trace_fault f = traced_shape_v<C>.fault;
-  if constexpr (f.kind == fault_kind::kept_constant_value) {
+  if constexpr (is(f.kind, fault_kind::kept_constant_value)) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made>>::shown, CTFF_KEPT_CONSTANT_VALUE_MESSAGE);
-  } else if constexpr (f.kind == fault_kind::out_of_order) {
+  } else if constexpr (is(f.kind, fault_kind::out_of_order)) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "an argument ",
                                                 "no argument made from constants only: line unknown">>::shown,
                   CTFF_OUT_OF_ORDER_MESSAGE);
-  } else if constexpr (f.kind == fault_kind::floating_renamed) {
+  } else if constexpr (is(f.kind, fault_kind::floating_renamed)) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "the computation ", "line unknown">>::shown,
                   CTFF_FLOATING_RENAMED_MESSAGE);
-  } else if constexpr (f.kind == fault_kind::foreign_value) {
+  } else if constexpr (is(f.kind, fault_kind::foreign_value)) {
     CTFF_DIAGNOSE(diagnostic_for<made_at_writer<f.made, "the computation ", "line unknown">>::shown,
                   CTFF_FOREIGN_VALUE_MESSAGE);
-  } else if constexpr (f.kind == fault_kind::not_constant) {
+  } else if constexpr (is(f.kind, fault_kind::not_constant)) {
     if (!std::is_constant_evaluated()) (void)&failed_trace_v<C>;  // instantiated, never read
   }
   return read_frozen(frozen_v<traced_t<C>>);

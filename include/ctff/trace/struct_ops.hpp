@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/core/python_name.hpp"
@@ -43,7 +44,7 @@ constexpr auto select(const value<T>& v, bool temp = true) {
   auto l = selection_window(value_access::loc(v), temp);
   trace_ctx& c = *l.ctx;
   const node& src = c.nodes[l.id];
-  const std::uint32_t id = src.kind == node_kind::struct_
+  const std::uint32_t id = detail::is(src.kind, node_kind::struct_)
                               ? c.elems[src.a + I].value
                               : selection_node<E>(c, l.id, static_cast<std::uint32_t>(I));
   return value_access::make<E>(location{l.ctx, id, l.first, l.last});

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/trace/arg.hpp"
 #include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/call.hpp"
@@ -74,7 +75,8 @@ constexpr std::uint32_t made_at(trace_ctx& ctx, const R& result) {
     const location l = resolve(o.loc);
     if (l.ctx != &ctx) continue;
     const node& n = ctx.nodes[l.id];
-    const std::uint32_t held = ctx.order[n.kind == node_kind::symbol_ref ? n.a : l.id].held;
+    const bool ref = detail::is(n.kind, node_kind::symbol_ref);
+    const std::uint32_t held = ctx.order[ref ? n.a : l.id].held;
     if (held > at) at = held;
   }
   return at;
@@ -87,9 +89,8 @@ constexpr auto run_body(const Fn& fn, trace_ctx& ctx) {
   if constexpr (std::is_void_v<P>) {
     return fn();
   } else {
-    node ref{};
-    ref.kind = node_kind::param_ref;
-    return call_body(fn, make_value<P>(ctx, ctx.add_typed<P>(ref), no_node));
+    const std::uint32_t param = ctx.add_typed<P>({.kind = node_kind::param_ref});
+    return call_body(fn, make_value<P>(ctx, param, no_node));
   }
 }
 
@@ -122,16 +123,10 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
   }
   std::uint32_t body = r;
   if (!ctx.bindings.empty()) {
-    node b{};
-    b.kind = node_kind::block;
-    b.a = r;
-    body = ctx.add_typed<R>(b);
+    body = ctx.add_typed<R>({.kind = node_kind::block, .a = r});
   }
-  node lam{};
-  lam.kind = node_kind::lambda;
-  lam.a = body;
-  lam.b = std::is_void_v<P> ? 0 : 1;
-  return ctx.add_typed<function_t<P, R>>(lam);
+  return ctx.add_typed<function_t<P, R>>(
+      {.kind = node_kind::lambda, .a = body, .b = std::is_void_v<P> ? 0u : 1u});
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/signatures.hpp"
 #include "ctff/trace/build.hpp"
 #include "ctff/trace/convert.hpp"
@@ -43,7 +44,7 @@ struct zip_info {
 template <class T, placement_kind P, bool A>
 struct zip_info<federated_t<T, P, A>> {
   static constexpr bool leaves_federated = true;
-  static constexpr unsigned placements = P == placement_kind::clients ? 1u : 2u;
+  static constexpr unsigned placements = is(P, placement_kind::clients) ? 1u : 2u;
 };
 template <class... E>
 struct zip_info<struct_t<E...>> {

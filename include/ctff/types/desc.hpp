@@ -97,9 +97,7 @@ template <dtype D, std::int64_t... Dims>
 struct desc_builder<tensor<D, Dims...>> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
-    type_node n{};
-    n.kind = type_kind::tensor;
-    n.dt = D;
+    type_node n{.kind = type_kind::tensor, .dt = D};
     constexpr std::int64_t dims[] = {0, Dims...};
     if constexpr (sizeof...(Dims) == 1 && ((Dims == unknown_rank) && ...)) {
       n.unknown_rank = true;
@@ -125,9 +123,7 @@ struct desc_builder<struct_t<E...>> {
         d.nodes[k[i]].name_static = true;
         d.nodes[k[i]].name_len = static_cast<std::uint32_t>(names[i].size());
       }
-    type_node n{};
-    n.kind = type_kind::struct_;
-    auto id = d.add(n);
+    auto id = d.add(type_node{.kind = type_kind::struct_});
     d.nodes[id].kid_begin = static_cast<std::uint32_t>(d.kids.size());
     d.nodes[id].kid_count = sizeof...(E);
     for (std::size_t i = 1; i <= sizeof...(E); ++i) d.kids.push_back(k[i]);
@@ -140,9 +136,7 @@ struct desc_builder<sequence_t<T>> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
     const std::uint32_t k[] = {add_type<T>(d)};
-    type_node n{};
-    n.kind = type_kind::sequence;
-    auto id = d.add(n);
+    auto id = d.add(type_node{.kind = type_kind::sequence});
     d.set_kids(id, k, 1);
     return id;
   }
@@ -152,8 +146,7 @@ template <class P, class R>
 struct desc_builder<function_t<P, R>> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
-    type_node n{};
-    n.kind = type_kind::function;
+    type_node n{.kind = type_kind::function};
     if constexpr (std::is_void_v<P>) {
       const std::uint32_t k[] = {add_type<R>(d)};
       auto id = d.add(n);
@@ -174,11 +167,7 @@ struct desc_builder<federated_t<T, P, A>> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
     const std::uint32_t k[] = {add_type<T>(d)};
-    type_node n{};
-    n.kind = type_kind::federated;
-    n.where = P;
-    n.all_equal = A;
-    auto id = d.add(n);
+    auto id = d.add(type_node{.kind = type_kind::federated, .all_equal = A, .where = P});
     d.set_kids(id, k, 1);
     return id;
   }
@@ -188,9 +177,7 @@ template <>
 struct desc_builder<placement_t> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
-    type_node n{};
-    n.kind = type_kind::placement;
-    return d.add(n);
+    return d.add(type_node{.kind = type_kind::placement});
   }
 };
 
@@ -198,8 +185,7 @@ template <fixed_string L>
 struct desc_builder<abstract_t<L>> {
   template <class Desc>
   static constexpr std::uint32_t add(Desc& d) {
-    type_node n{};
-    n.kind = type_kind::abstract;
+    type_node n{.kind = type_kind::abstract};
     n.label_begin = d.add_chars(L.view());
     n.label_len = static_cast<std::uint32_t>(L.size());
     return d.add(n);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ctff/core/enum_is.hpp"
+
 namespace ctff {
 
 enum class dtype : std::uint8_t {
@@ -70,10 +72,9 @@ constexpr bool is_integer(dtype d) {
   }
 }
 constexpr bool is_floating(dtype d) {
-  return d == dtype::float16 || d == dtype::float32 || d == dtype::float64 ||
-         d == dtype::bfloat16;
+  return detail::is(d, dtype::float16, dtype::float32, dtype::float64, dtype::bfloat16);
 }
-constexpr bool is_complex(dtype d) { return d == dtype::complex64 || d == dtype::complex128; }
+constexpr bool is_complex(dtype d) { return detail::is(d, dtype::complex64, dtype::complex128); }
 // numpy's np.number plus bfloat16: what federated_sum accepts.
 constexpr bool is_numeric(dtype d) { return is_integer(d) || is_floating(d) || is_complex(d); }
 

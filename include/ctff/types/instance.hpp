@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/defer.hpp"
 #include "ctff/types/relations.hpp"
@@ -32,7 +33,7 @@ class instance_checker {
 
   constexpr bool run() {
     for (const auto& n : c_.nodes)
-      if (n.kind == type_kind::abstract) return false;
+      if (detail::is(n.kind, type_kind::abstract)) return false;
     if (!walk(g_.root, c_.root, false)) return false;
     for (const use& u : uses_) {
       const std::uint32_t b = bound_of(u.label);
@@ -67,7 +68,7 @@ class instance_checker {
   constexpr bool walk(std::uint32_t g, std::uint32_t c, bool defining) {
     const type_node& gn = g_.node(g);
     const type_node& cn = c_.node(c);
-    if (gn.kind == type_kind::abstract) {
+    if (detail::is(gn.kind, type_kind::abstract)) {
       const std::string_view label = g_.label(g);
       if (!defining) {
         uses_.push_back({label, c});
@@ -80,10 +81,10 @@ class instance_checker {
       }
       return assignable(c_, c, c_, b) && assignable(c_, b, c_, c);
     }
-    if (gn.kind != cn.kind) return false;
+    if (!is(gn.kind, cn.kind)) return false;
     switch (gn.kind) {
       case type_kind::tensor:
-        if (gn.dt != cn.dt || gn.unknown_rank != cn.unknown_rank || gn.dim_count != cn.dim_count)
+        if (!is(gn.dt, cn.dt) || gn.unknown_rank != cn.unknown_rank || gn.dim_count != cn.dim_count)
           return false;
         for (std::uint32_t k = 0; k != gn.dim_count; ++k)
           if (g_.dims[gn.dim_begin + k] != c_.dims[cn.dim_begin + k]) return false;
@@ -105,7 +106,7 @@ class instance_checker {
         if (gn.has_param && !walk(g_.kid(g, 0), c_.kid(c, 0), !defining)) return false;
         return walk(g_.kid(g, gn.has_param ? 1 : 0), c_.kid(c, cn.has_param ? 1 : 0), defining);
       case type_kind::federated:
-        if (gn.where != cn.where || gn.all_equal != cn.all_equal) return false;
+        if (!is(gn.where, cn.where) || gn.all_equal != cn.all_equal) return false;
         return walk(g_.kid(g, 0), c_.kid(c, 0), defining);
       case type_kind::abstract:
         return false;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/inspect.hpp"
 
 namespace ctff::detail {
@@ -27,10 +28,10 @@ template <dtype D, std::int64_t... N>
 struct defined_leaf : std::bool_constant<((N >= 0) && ...)> {};
 template <dtype D, std::int64_t... N>  // np.inexact: bfloat16 is not a numpy subtype of it
 struct inexact_leaf
-    : std::bool_constant<(is_floating(D) && D != dtype::bfloat16) || is_complex(D)> {};
+    : std::bool_constant<(is_floating(D) && !is(D, dtype::bfloat16)) || is_complex(D)> {};
 template <dtype D, std::int64_t... N>  // np.integer or np.floating
 struct min_max_leaf
-    : std::bool_constant<is_integer(D) || (is_floating(D) && D != dtype::bfloat16)> {};
+    : std::bool_constant<is_integer(D) || (is_floating(D) && !is(D, dtype::bfloat16))> {};
 template <dtype D, std::int64_t... N>
 struct integer_leaf : std::bool_constant<is_integer(D)> {};
 

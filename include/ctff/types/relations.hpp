@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ctff/core/defer.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/types/desc.hpp"
 
 namespace ctff {
@@ -12,10 +13,10 @@ CTFF_DEFER
 constexpr bool assignable(const type_desc& td, std::uint32_t t, const type_desc& sd, std::uint32_t s) {
   const type_node& a = td.node(t);
   const type_node& b = sd.node(s);
-  if (a.kind != b.kind) return false;
+  if (!detail::is(a.kind, b.kind)) return false;
   switch (a.kind) {
     case type_kind::tensor:
-      if (a.dt != b.dt) return false;
+      if (!detail::is(a.dt, b.dt)) return false;
       if (a.unknown_rank) return true;
       if (b.unknown_rank || a.dim_count != b.dim_count) return false;
       for (std::uint32_t k = 0; k != a.dim_count; ++k) {
@@ -39,7 +40,7 @@ constexpr bool assignable(const type_desc& td, std::uint32_t t, const type_desc&
       if (a.has_param && !assignable(sd, sd.kid(s, 0), td, td.kid(t, 0))) return false;
       return assignable(td, td.kid(t, a.has_param ? 1 : 0), sd, sd.kid(s, b.has_param ? 1 : 0));
     case type_kind::federated:
-      return a.where == b.where && (!a.all_equal || b.all_equal) &&
+      return detail::is(a.where, b.where) && (!a.all_equal || b.all_equal) &&
              assignable(td, td.kid(t, 0), sd, sd.kid(s, 0));
     case type_kind::placement:
       return true;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/fixed_string.hpp"
 #include "ctff/core/python_name.hpp"
 #include "ctff/types/dtype.hpp"
@@ -16,13 +17,13 @@ namespace ctff {
 enum class placement_kind : std::uint8_t { clients, server };
 
 constexpr std::string_view placement_name(placement_kind p) {
-  return p == placement_kind::clients ? "CLIENTS" : "SERVER";
+  return detail::is(p, placement_kind::clients) ? "CLIENTS" : "SERVER";
 }
 constexpr std::string_view placement_uri(placement_kind p) {
-  return p == placement_kind::clients ? "clients" : "server";
+  return detail::is(p, placement_kind::clients) ? "clients" : "server";
 }
 // Python's per-placement default for all_equal.
-constexpr bool default_all_equal(placement_kind p) { return p == placement_kind::server; }
+constexpr bool default_all_equal(placement_kind p) { return detail::is(p, placement_kind::server); }
 
 inline constexpr std::int64_t unknown_dim = -1;   // a dimension printed as `?`
 inline constexpr std::int64_t unknown_rank = -2;  // alone: shape=None
@@ -64,7 +65,7 @@ constexpr bool valid_dims() {
 // unknown_dim, 4>` is float32[?,4], `tensor<dtype::int64, unknown_rank>` has no known rank.
 template <dtype D, std::int64_t... Dims>
 struct tensor {
-  static_assert(D != dtype::invalid, "ctff: a tensor needs a valid dtype");
+  static_assert(!detail::is(D, dtype::invalid), "ctff: a tensor needs a valid dtype");
   static_assert(detail::valid_dims<Dims...>(),
                 "ctff: tensor dimensions must be >= 0 or unknown_dim; unknown_rank stands alone");
 };

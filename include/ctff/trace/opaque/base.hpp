@@ -16,6 +16,7 @@
 #include "ctff/core/defer.hpp"
 #include "ctff/core/adler32.hpp"
 #include "ctff/core/byte_view.hpp"
+#include "ctff/core/enum_is.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/trace/call.hpp"
@@ -54,7 +55,7 @@ constexpr void write_any(byte_sink& s, std::string_view type_url, const bytes_re
 
 CTFF_DEFER
 constexpr std::size_t binding_end(const binding_entry* e, std::size_t i) {
-  if (e[i].kind != binding_kind::struct_) return i + 1;
+  if (!detail::is(e[i].kind, binding_kind::struct_)) return i + 1;
   std::size_t j = i + 1;
   for (std::uint32_t k = 0; k != e[i].count; ++k) j = binding_end(e, j);
   return j;
@@ -90,7 +91,7 @@ constexpr void write_binding(const binding_entry* e, std::size_t i, bool xla, by
     case binding_kind::sequence_variant:
     case binding_kind::sequence_graph_def:
       message_field(s, 3, [&](byte_sink& m) {
-        m.tag(b.kind == binding_kind::sequence_variant ? 2 : 3, 2);
+        m.tag(detail::is(b.kind, binding_kind::sequence_variant) ? 2 : 3, 2);
         m.varint(b.name.size());
         m.chars(b.name);
       });
@@ -107,7 +108,7 @@ constexpr std::size_t check_binding(const type_desc& d, std::uint32_t t, const b
   const type_node& tn = d.node(t);
   switch (b.kind) {
     case binding_kind::struct_: {
-      if (tn.kind != type_kind::struct_ || tn.kid_count != b.count)
+      if (!detail::is(tn.kind, type_kind::struct_) || tn.kid_count != b.count)
         throw std::invalid_argument(
             "ctff: opaque computation: a struct binding must bind a struct type with as many "
             "elements");
@@ -116,13 +117,13 @@ constexpr std::size_t check_binding(const type_desc& d, std::uint32_t t, const b
       return j;
     }
     case binding_kind::tensor:
-      if (tn.kind != type_kind::tensor)
+      if (!detail::is(tn.kind, type_kind::tensor))
         throw std::invalid_argument(
             "ctff: opaque computation: a tensor binding must bind a tensor type");
       return i + 1;
     case binding_kind::sequence_variant:
     case binding_kind::sequence_graph_def:
-      if (tn.kind != type_kind::sequence)
+      if (!detail::is(tn.kind, type_kind::sequence))
         throw std::invalid_argument(
             "ctff: opaque computation: a sequence binding must bind a sequence type");
       return i + 1;
