@@ -11,7 +11,8 @@
 // template parameter D of the code around it; what that code does with a T (a printer's members,
 // std::vector's growth) is then instantiated when the template is, not when it is read. Used where
 // a template's body would otherwise instantiate much: the static outputs' and nested traces'
-// printers and writers, type_desc's mutators, describe, dragon4, the run-time outputs' shared_ptr.
+// printers and writers, type_desc's mutators, describe, dragon4, the run-time outputs' shared_ptr,
+// the stand-in value after a failed check (poisoned), opaque bytes() and checked_embed.
 // A call f<D>(...) is dependent too: numpy's printers are templates on D on both compilers and
 // call each other so, down to dragon4 (a TU that prints no literal compiles none of them).
 // Measured on `#include <ctff/ctff.hpp>` (-fsyntax-only, instructions): docs/design.md, "What

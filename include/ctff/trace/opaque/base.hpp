@@ -262,7 +262,7 @@ class opaque_base {
     return c.n;
   }
   auto bytes() const -> dependent_t<D, std::vector<unsigned char>> {
-    dependent_t<D, std::vector<unsigned char>> out(size());  // (core/defer.hpp)
+    decltype(bytes()) out(size());  // (named through D: core/defer.hpp)
     byte_sink s{out.data()};
     detail::opaque_access::write(self(), s);
     return out;
