@@ -12,7 +12,6 @@
 #include "ctff/ast/context_names.hpp"
 #include "ctff/ast/graph.hpp"
 #include "ctff/ast/wire_form.hpp"
-#include "ctff/core/enum_is.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/ast/array_writer.hpp"
 #include "ctff/core/sink.hpp"
@@ -68,11 +67,6 @@ class basic_serializer {
   constexpr void write_message(std::uint32_t i, Sink& s) const {
     using form = wire_form<basic_serializer, Sink>;
     const node& n = g_.nodes.p[i];
-    if (is(n.kind, node_kind::embedded)) {
-      auto b = g_.embed_bytes(g_.embeds.p[n.a]);
-      s.bytes(b.data(), b.size());
-      return;
-    }
     const auto end = s.pos;
     std::uint32_t field = 0;
     switch (n.kind) {
@@ -129,8 +123,11 @@ class basic_serializer {
         s.string_field(1, placement_uri(static_cast<placement_kind>(n.a)));
         field = computation_field::placement;
         break;
-      case node_kind::embedded:
-        break;
+      case node_kind::embedded: {  // written whole, with its own type
+        auto b = g_.embed_bytes(g_.embeds.p[n.a]);
+        s.bytes(b.data(), b.size());
+        return;
+      }
     }
     s.close(field, end);
     s.bytes(n.type, n.type_size);

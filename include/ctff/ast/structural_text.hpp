@@ -13,7 +13,6 @@
 #include "ctff/ast/drawing_sink.hpp"
 #include "ctff/ast/structural_labels.hpp"
 #include "ctff/ast/graph.hpp"
-#include "ctff/core/enum_is.hpp"
 #include "ctff/numpy/literal_print.hpp"
 #include "ctff/core/scratch.hpp"
 #include "ctff/core/sink.hpp"
@@ -186,14 +185,18 @@ class basic_structural_text {
         col = 0;
       }
       s.spaces(p.x - col);
-      if (is(p.kind, piece::glyph)) {
-        s.put(static_cast<char>(p.a));
-      } else if (is(p.kind, piece::embedded)) {
-        const embed& e = g_.embeds.p[p.a];
-        const char* t = g_.embed_structural(e).data();
-        s.run(t + p.from, p.to - p.from, !encoded_ && e.structural_breaks);
-      } else {
-        put_label(p.kind, p.a, p.len, s);
+      switch (p.kind) {
+        case piece::glyph:
+          s.put(static_cast<char>(p.a));
+          break;
+        case piece::embedded: {
+          const embed& e = g_.embeds.p[p.a];
+          const char* t = g_.embed_structural(e).data();
+          s.run(t + p.from, p.to - p.from, !encoded_ && e.structural_breaks);
+          break;
+        }
+        default:
+          put_label(p.kind, p.a, p.len, s);
       }
       col = p.x + p.len;
     }
