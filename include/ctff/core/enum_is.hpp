@@ -1,8 +1,8 @@
 // Comparing enumerators cheaply on clang. clang resolves `a == b` on two enumerators by trying
 // every built-in operator candidate (each pair of arithmetic types): about 0.45 M instructions per
-// comparison, and 1.4 M per assignment `a = b`, where a call costs 0.03 M and setting a member by
-// initialisation nothing extra (docs/performance.md, round 19; g++ does not care). So ctff's
-// headers compare enumerators with is() and set them by initialising.
+// comparison, and 1.4 M per assignment `a = b`, where a call costs 0.04 M and setting a member by
+// initialisation nothing extra (docs/performance.md, round 19; g++ does not care). So the headers
+// ctff.hpp includes compare enumerators with is() and set them by initialising.
 #pragma once
 
 #include <type_traits>
