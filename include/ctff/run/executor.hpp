@@ -80,8 +80,10 @@ dynamic_value pack_arguments(const A&... args) {
 }  // namespace detail
 
 struct run_options {
-  std::optional<std::size_t> clients;  // N; unset: inferred from the argument, else 0
-  unsigned threads = 0;                // 0: std::thread::hardware_concurrency()
+  // Every member has a default initializer: `{.threads = 2}` leaves the others as they are, with
+  // no -Wextra warning (missing-field-initializers).
+  std::optional<std::size_t> clients{};  // N; unset: inferred from the argument, else 0
+  unsigned threads = 0;                  // 0: std::thread::hardware_concurrency()
   run_limits limits{};
 };
 
