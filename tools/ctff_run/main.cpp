@@ -144,7 +144,7 @@ int run(int argc, char** argv) {
   ctff::dynamic_value argument;
   if (has_param && !have_arg)
     throw ctff::argument_error("arg", "the computation takes an argument of type " +
-                                          ctff::detail::json_type_text(t.types, t.types.kid(root_type, 0)) +
+                                          ctff::detail::message_type_text(t.types, t.types.kid(root_type, 0)) +
                                           "; give it as ARG.json (or - for standard input)");
   if (!has_param && have_arg) throw ctff::argument_error("arg", "the computation takes no argument");
   if (has_param) {

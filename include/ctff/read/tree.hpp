@@ -78,14 +78,7 @@ class computation_tree {
   // node has no type.
   std::string type_string(std::uint32_t i, bool formatted = false) const {
     if (i == no_index || nodes[i].type == no_index) return {};
-    detail::text_sink count{};
-    count.formatted = formatted;
-    detail::print_type(types, nodes[i].type, count);
-    std::string out(count.n, '\0');
-    detail::text_sink s{out.data()};
-    s.formatted = formatted;
-    detail::print_type(types, nodes[i].type, s);
-    return out;
+    return detail::type_text(types, nodes[i].type, formatted);
   }
 
  private:

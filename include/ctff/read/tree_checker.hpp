@@ -57,12 +57,7 @@ class tree_checker {
   }
   std::string type_text(std::uint32_t i) const {
     if (i == no_index) return "(no type)";
-    text_sink count{};
-    print_type(t_.types, i, count);
-    std::string out(count.n, '\0');
-    text_sink s{out.data()};
-    print_type(t_.types, i, s);
-    return out;
+    return detail::type_text(t_.types, i);
   }
   bool equivalent(std::uint32_t a, std::uint32_t b) const {
     return assignable(t_.types, a, t_.types, b) && assignable(t_.types, b, t_.types, a);

@@ -3,6 +3,7 @@
 // secure sums' bound check.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -79,44 +80,69 @@ inline tensor_data extreme_of(const tensor_data& a, const tensor_data& b, bool m
   });
 }
 
-// Whether every element lies in [0, bound] (bound: a scalar of any numeric dtype). Integers
+// Element k of a numeric tensor as text, for messages: integers exactly, floats shortest.
+inline std::string element_text(const tensor_data& t, std::size_t k) {
+  return visit_dtype(t.dt, [&](auto d) -> std::string {
+    constexpr dtype D = decltype(d)::value;
+    if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
+      return std::string(dtype_name(D));
+    } else {
+      const auto x = numeric<D>::load(t.get<D>()[k]);
+      if constexpr (std::is_integral_v<decltype(x)>) {
+        return std::to_string(x);
+      } else {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(x));
+        return std::string(buf, r.ptr);
+      }
+    }
+  });
+}
+
+// A secure sum's bound: a scalar of any numeric dtype, not negative (nor NaN).
+inline void check_bound(const tensor_data& bound, const char* what) {
+  const std::string op(what);
+  if (bound.size() != 1) throw run_fault(op + ": the bound is not a scalar");
+  if (bound.dt == dtype::str || bound.dt == dtype::bool_ || is_complex(bound.dt))
+    throw run_fault(op + ": a bound of " + std::string(dtype_name(bound.dt)));
+  const double fb = load_as<dtype::float64>(bound)[0];
+  if (!(fb >= 0)) throw run_fault(op + ": the bound " + element_text(bound, 0) + " is negative or NaN");
+}
+
+// The first element outside [0, bound] (a bound that passed check_bound), or npos. Integers
 // compare exactly, in 128 bits' worth of range (sign and magnitude); floats through double.
-inline bool within_bound(const tensor_data& t, const tensor_data& bound) {
-  if (bound.size() != 1) throw run_fault("a secure-sum bound is not a scalar");
+inline constexpr std::size_t npos_element = static_cast<std::size_t>(-1);
+inline std::size_t outside_bound(const tensor_data& t, const tensor_data& bound) {
   const bool int_bound = is_integer(bound.dt);
-  std::uint64_t ub = 0;  // integer bound, when >= 0
-  bool negative_bound = false;
+  std::uint64_t ub = 0;  // integer bound
+  const double fb = load_as<dtype::float64>(bound)[0];
   if (int_bound) {
     visit_dtype(bound.dt, [&](auto d) {
       constexpr dtype D = decltype(d)::value;
-      if constexpr (is_integer(D)) {
-        const auto v = numeric<D>::load(bound.get<D>()[0]);
-        if constexpr (std::is_signed_v<decltype(v)>) negative_bound = v < 0;
-        ub = negative_bound ? 0 : static_cast<std::uint64_t>(v);
-      }
+      if constexpr (is_integer(D)) ub = static_cast<std::uint64_t>(numeric<D>::load(bound.get<D>()[0]));
     });
   }
-  const double fb = load_as<dtype::float64>(bound)[0];
-  return visit_dtype(t.dt, [&](auto d) -> bool {
+  return visit_dtype(t.dt, [&](auto d) -> std::size_t {
     constexpr dtype D = decltype(d)::value;
     if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
       throw run_fault(std::string("a secure sum of ") + std::string(dtype_name(D)));
     } else {
-      for (const auto& s : t.get<D>()) {
-        const auto x = numeric<D>::load(s);
+      const auto& e = t.get<D>();
+      for (std::size_t k = 0; k != e.size(); ++k) {
+        const auto x = numeric<D>::load(e[k]);
         if constexpr (std::is_integral_v<decltype(x)>) {
           if (int_bound) {
             if constexpr (std::is_signed_v<decltype(x)>) {
-              if (x < 0) return false;
+              if (x < 0) return k;
             }
-            if (negative_bound || static_cast<std::uint64_t>(x) > ub) return false;
+            if (static_cast<std::uint64_t>(x) > ub) return k;
             continue;
           }
         }
         const double v = static_cast<double>(x);
-        if (!(v >= 0 && v <= fb)) return false;
+        if (!(v >= 0 && v <= fb)) return k;
       }
-      return true;
+      return npos_element;
     }
   });
 }

@@ -14,6 +14,97 @@
 
 namespace ctff::detail {
 
+// Why tensor x is not of the tensor type t (empty: it is). A `?` dimension takes any length.
+inline std::string tensor_misfit(const tensor_data& x, typed t) {
+  const type_node& tn = t.node();
+  if (x.dt != tn.dt)
+    return "expected " + std::string(dtype_name(tn.dt)) + ", got " + std::string(dtype_name(x.dt));
+  if (element_count(x.shape) != static_cast<std::int64_t>(x.size()))
+    return "the tensor's elements do not fill its shape";
+  if (tn.unknown_rank) return {};
+  if (x.shape.size() != tn.dim_count)
+    return "expected rank " + std::to_string(tn.dim_count) + ", got " + std::to_string(x.shape.size());
+  for (std::uint32_t k = 0; k != tn.dim_count; ++k) {
+    const std::int64_t d = t.d->dims[tn.dim_begin + k];
+    if (d >= 0 && d != x.shape[k])
+      return "dimension " + std::to_string(k) + " is " + std::to_string(x.shape[k]) + ", expected " +
+             std::to_string(d);
+  }
+  return {};
+}
+
+// Where and why v is not a value of type t, or nothing when it is: `where` is relative to v
+// (".name", "[2]"; empty: v itself) and is spelled only for a misfit, so that checking a value
+// that fits builds no string. A struct value without names fits a named struct type (the type
+// names it). What a binding takes and returns is checked with it.
+struct misfit {
+  std::string where;
+  std::string problem;
+};
+inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
+  const type_node& tn = t.node();
+  auto fail = [](std::string problem) { return std::optional<misfit>(misfit{{}, std::move(problem)}); };
+  // A misfit inside element k, its step prepended.
+  auto inside = [](std::optional<misfit> m, auto step) {
+    if (m) m->where.insert(0, step());
+    return m;
+  };
+  if (!v) return fail("no value");
+  switch (tn.kind) {
+    case type_kind::tensor: {
+      if (!v.is(value_kind::tensor)) return fail("expected a tensor");
+      if (std::string p = tensor_misfit(v.tensor(), t); !p.empty()) return fail(std::move(p));
+      return std::nullopt;
+    }
+    case type_kind::struct_: {
+      if (!v.is(value_kind::struct_)) return fail("expected a struct");
+      const struct_data& s = v.structure();
+      if (s.elements.size() != t.kids())
+        return fail("expected " + std::to_string(t.kids()) + " elements, got " +
+                    std::to_string(s.elements.size()));
+      for (std::uint32_t k = 0; k != t.kids(); ++k) {
+        const std::string_view want = t.d->name(t.d->kid(t.i, k));
+        if (!s.names.empty() && s.name(k) != want)
+          return fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
+                      "', expected '" + std::string(want) + "'");
+        if (auto m = find_misfit(s.elements[k], t.kid(k)))
+          return inside(std::move(m), [&] {
+            return want.empty() ? "[" + std::to_string(k) + "]" : "." + std::string(want);
+          });
+      }
+      return std::nullopt;
+    }
+    case type_kind::sequence: {
+      if (!v.is(value_kind::sequence)) return fail("expected a sequence");
+      const auto& e = v.sequence().elements;
+      for (std::size_t k = 0; k != e.size(); ++k)
+        if (auto m = find_misfit(e[k], t.member()))
+          return inside(std::move(m), [&] { return "[" + std::to_string(k) + "]"; });
+      return std::nullopt;
+    }
+    case type_kind::federated: {
+      if (!v.is(value_kind::federated)) return fail("expected a federated value");
+      const federated_data& f = v.federated();
+      if (f.where != tn.where)
+        return fail("placed at " + std::string(placement_name(f.where)) + ", expected " +
+                    std::string(placement_name(tn.where)));
+      const bool listed = tn.where == placement_kind::clients && !tn.all_equal && !f.all_equal;
+      if (!listed && f.members.size() != 1) return fail("expected one member");
+      if (tn.all_equal && !f.all_equal) return fail("expected an all_equal value");
+      for (std::size_t k = 0; k != f.members.size(); ++k)
+        if (auto m = find_misfit(f.members[k], t.member()))
+          return inside(std::move(m), [&] { return listed ? "[" + std::to_string(k) + "]" : std::string(); });
+      return std::nullopt;
+    }
+    case type_kind::function:
+      return v.is(value_kind::function) ? std::nullopt : fail("expected a function");
+    case type_kind::placement:
+      return v.is(value_kind::placement) ? std::nullopt : fail("expected a placement");
+    case type_kind::abstract: return std::nullopt;  // any value: the type does not say
+  }
+  return fail("unknown type");
+}
+
 // Checks v against t; returns v with the type's struct names where v has none. `clients`: set by
 // the first CLIENTS list, then checked.
 inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::string& path,
@@ -24,23 +115,7 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
   switch (tn.kind) {
     case type_kind::tensor: {
       if (!v.is(value_kind::tensor)) return fail("expected a tensor");
-      const tensor_data& x = v.tensor();
-      if (x.dt != tn.dt)
-        return fail("expected " + std::string(dtype_name(tn.dt)) + ", got " +
-                    std::string(dtype_name(x.dt)));
-      if (element_count(x.shape) != static_cast<std::int64_t>(x.size()))
-        return fail("the tensor's elements do not fill its shape");
-      if (!tn.unknown_rank) {
-        if (x.shape.size() != tn.dim_count)
-          return fail("expected rank " + std::to_string(tn.dim_count) + ", got " +
-                      std::to_string(x.shape.size()));
-        for (std::uint32_t k = 0; k != tn.dim_count; ++k) {
-          const std::int64_t d = t.d->dims[tn.dim_begin + k];
-          if (d >= 0 && d != x.shape[k])
-            return fail("dimension " + std::to_string(k) + " is " + std::to_string(x.shape[k]) +
-                        ", expected " + std::to_string(d));
-        }
-      }
+      if (std::string p = tensor_misfit(v.tensor(), t); !p.empty()) return fail(p);
       return v;
     }
     case type_kind::struct_: {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,27 +126,35 @@ class run_context {
   }
   detail::byte_budget& budget() { return budget_; }
 
-  // f(i) for every client i, on the workers (each charging this run's budget, and counting its
-  // calls from the depth of the caller, so that max_depth does not depend on the thread).
+  // f(i) for every client i, on the workers (each charging this run's budget, counting its calls
+  // from the depth of the caller, so that max_depth does not depend on the thread, and naming
+  // client i in the errors of the bindings it calls).
   void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f) {
     const std::size_t depth = depth_guard::depth();
     pool_.for_each(n, [&](std::size_t i) {
       detail::byte_budget*& b = detail::byte_budget::current();
-      detail::byte_budget* was = b;
       std::size_t& d = depth_guard::depth();
-      const std::size_t was_depth = d;
+      std::optional<std::size_t>& c = current_client();
+      struct restore {  // this thread's state, put back however f returns
+        detail::byte_budget*& b;
+        std::size_t& d;
+        std::optional<std::size_t>& c;
+        detail::byte_budget* b0;
+        std::size_t d0;
+        std::optional<std::size_t> c0;
+        ~restore() { b = b0, d = d0, c = c0; }
+      } guard{b, d, c, b, d, c};
       b = &budget_;
       d = depth;
-      try {
-        f(i);
-      } catch (...) {
-        b = was;
-        d = was_depth;
-        throw;
-      }
-      b = was;
-      d = was_depth;
+      c = i;
+      f(i);
     });
+  }
+
+  // The client whose work this thread is doing inside for_each_client; none outside it.
+  static std::optional<std::size_t>& current_client() {
+    thread_local std::optional<std::size_t> c;
+    return c;
   }
 
   // Call depth of the current thread (closures calling closures).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ctff/read/print.hpp"
+#include "ctff/run/argument.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsics.hpp"
 #include "ctff/run/value.hpp"
@@ -189,20 +190,57 @@ class closure final : public function_impl {
   scope scope_;
 };
 
-// A user's C++ callable for an opaque computation.
+// Runs a user's binding for the opaque computation `key` of type t (a function type, or the
+// type of a Data value). What it takes and returns is checked against t (a struct it returns
+// without names gets the type's), and what it throws arrives as an error naming the client and
+// the key, the original nested.
+inline dynamic_value run_binding(const opaque_binding& fn, const dynamic_value* arg, const std::string& key,
+                                 typed t, std::size_t clients) {
+  const bool typed_fn = t.i != no_index && t.node().kind == type_kind::function;
+  auto who = [&] {
+    const std::optional<std::size_t> c = run_context::current_client();
+    return (c ? "client " + std::to_string(*c) + ": " : std::string()) + "the binding of " + key;
+  };
+  // role: "argument" or "result"; what: "parameter" or "result".
+  auto check = [&](const dynamic_value& v, typed vt, const char* role, const char* what) {
+    if (auto m = find_misfit(v, vt))
+      throw run_fault(who() + ": its " + role + " is not of its " + what + " type " +
+                      message_type_text(*vt.d, vt.i) + ": at " + role + m->where + ": " + m->problem);
+  };
+  if (typed_fn && t.node().has_param && arg) check(*arg, t.param(), "argument", "parameter");
+  dynamic_value r;
+  try {
+    r = fn(arg);
+  } catch (const run_fault&) {
+    throw;  // a limit of the run, reached inside it
+  } catch (const std::exception& e) {
+    std::throw_with_nested(run_fault(who() + " threw: " + e.what()));
+  } catch (...) {
+    std::throw_with_nested(run_fault(who() + " threw an exception that is not a std::exception"));
+  }
+  if (!r) throw run_fault(who() + " returned no value");
+  if (t.i == no_index) return r;
+  const typed rt = typed_fn ? t.result() : t;
+  check(r, rt, "result", "result");
+  return conform(r, rt, clients);
+}
+
+// A user's C++ callable for an opaque computation (its tree kept alive for its type).
 class bound_fn final : public function_impl {
  public:
-  bound_fn(const opaque_binding* fn, std::string key) : fn_(fn), key_(std::move(key)) {}
+  bound_fn(const opaque_binding* fn, std::string key, std::shared_ptr<const computation_tree> tree,
+           std::uint32_t type)
+      : fn_(fn), key_(std::move(key)), tree_(std::move(tree)), type_(type) {}
   std::string describe() const override { return key_; }
-  dynamic_value call(const dynamic_value* arg, run_context&) const override {
-    dynamic_value r = (*fn_)(arg && *arg ? arg : nullptr);
-    if (!r) throw run_fault("the binding of " + key_ + " returned no value");
-    return r;
+  dynamic_value call(const dynamic_value* arg, run_context& c) const override {
+    return run_binding(*fn_, arg && *arg ? arg : nullptr, key_, typed{&tree_->types, type_}, c.clients());
   }
 
  private:
   const opaque_binding* fn_;
   std::string key_;
+  std::shared_ptr<const computation_tree> tree_;
+  std::uint32_t type_;
 };
 
 // An intrinsic function value keeping its tree alive (not its program, which caches it).
@@ -311,14 +349,13 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
           throw run_fault("the " + std::string(block_kind_name(n.kind)) + " computation " + key +
                           " has no binding (executor::bind)");
         if (n.type != no_index && t.types.node(n.type).kind == type_kind::function)
-          return dynamic_value(function_data{std::make_shared<const bound_fn>(b, std::move(key))});
-        dynamic_value v = (*b)(nullptr);
-        if (!v) throw run_fault("the binding of " + key + " returned no value");
-        return v;
+          return dynamic_value(function_data{
+              std::make_shared<const bound_fn>(b, std::move(key), prog->shared_tree(), n.type)});
+        return run_binding(*b, nullptr, key, typed{&t.types, n.type}, ctx.clients());
       }
     }
   } catch (const run_fault& f) {
-    throw execution_error(prog->path(i), f.what());
+    throw_at(f, prog->path(i));
   }
   throw execution_error(prog->path(i), "unknown building block");
 }

@@ -216,7 +216,7 @@ class executor {
       dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
       return detail::conform(r, fn.result(), n);
     } catch (const detail::run_fault& f) {
-      throw execution_error("", f.what());
+      detail::throw_at(f, "");
     } catch (const std::bad_alloc&) {
       throw execution_error("", "out of memory");
     }

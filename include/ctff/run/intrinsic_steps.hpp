@@ -39,16 +39,41 @@ dynamic_value per_client(run_context& c, const F& f) {
   return make_federated(placement_kind::clients, false, std::move(out));
 }
 
-// Leaf bounds of the secure sums: a scalar for every leaf, or a struct leaf by leaf.
-inline void check_bounds(const dynamic_value& v, const dynamic_value& bound, const char* what) {
+// The secure sums' bound: a scalar for every leaf, or a struct leaf by leaf. Each checked once
+// per call (check_bound_leaves), then every client's value against it (check_bounds), a value
+// outside its bound named by client, place and value.
+inline void check_bound_leaves(const dynamic_value& bound, const char* what) {
+  if (!bound.is(value_kind::struct_)) return check_bound(tensor_of(bound, what), what);
+  for (const dynamic_value& b : bound.structure().elements) check_bound_leaves(b, what);
+}
+// Whether every leaf of v lies within its bound; if not, `miss` says where (from v) and what.
+inline bool leaves_within(const dynamic_value& v, const dynamic_value& bound, const char* what, std::string& miss) {
   if (v.is(value_kind::struct_)) {
-    const auto& e = v.structure().elements;
-    for (std::size_t k = 0; k != e.size(); ++k)
-      check_bounds(e[k], bound.is(value_kind::struct_) ? element(bound, k, what) : bound, what);
-    return;
+    const struct_data& s = v.structure();
+    for (std::size_t k = 0; k != s.elements.size(); ++k)
+      if (!leaves_within(s.elements[k], bound.is(value_kind::struct_) ? element(bound, k, what) : bound, what,
+                         miss)) {
+        miss.insert(0, s.name(k).empty() ? "[" + std::to_string(k) + "]" : "." + std::string(s.name(k)));
+        return false;
+      }
+    return true;
   }
-  if (!within_bound(tensor_of(v, what), tensor_of(bound, what)))
-    throw run_fault(std::string(what) + ": a client's value lies outside [0, bound]");
+  const tensor_data& t = tensor_of(v, what);
+  const tensor_data& b = tensor_of(bound, what);
+  const std::size_t k = outside_bound(t, b);
+  if (k == npos_element) return true;
+  std::string at;  // the element's index, row-major
+  for (std::size_t d = t.shape.size(), r = k; d-- != 0;) {
+    const auto dim = static_cast<std::size_t>(t.shape[d]);
+    at.insert(0, "[" + std::to_string(r % dim) + "]");
+    r /= dim;
+  }
+  miss = at + " = " + element_text(t, k) + " lies outside [0, " + element_text(b, 0) + "]";
+  return false;
+}
+inline void check_bounds(const dynamic_value& v, const dynamic_value& bound, const char* what, std::size_t client) {
+  if (std::string miss; !leaves_within(v, bound, what, miss))
+    throw run_fault(std::string(what) + ": client " + std::to_string(client) + ": value" + miss);
 }
 // 2^b - 1 for every leaf of the bitwidth argument.
 inline dynamic_value bitwidth_bound(const dynamic_value& bits, const char* what) {

@@ -1,6 +1,6 @@
-// How messages about JSON values name things: a type as its compact string, a JSON value as
-// written or by kind, both cut to a readable length. Shared by reading (run/json_read.hpp) and
-// writing (run/json_write.hpp).
+// How messages about JSON values name them: as written or by kind, cut to a readable length (a
+// type: types/print.hpp's message_type_text). Shared by reading (run/json_read.hpp) and writing
+// (run/json_write.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,22 +8,10 @@
 #include <cstdint>
 #include <string>
 
-#include "ctff/core/sink.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/print.hpp"
 
 namespace ctff::detail {
-
-// The compact type string of node i, cut to a readable length for messages.
-inline std::string json_type_text(const type_desc& types, std::uint32_t i) {
-  text_sink count{};
-  print_type(types, i, count);
-  std::string out(count.n, '\0');
-  text_sink s{out.data()};
-  print_type(types, i, s);
-  if (out.size() > 120) out = out.substr(0, 117) + "...";
-  return out;
-}
 
 // What a JSON value is, for messages: scalars as written (cut), containers by kind.
 inline std::string json_what(const nlohmann::json& j) {

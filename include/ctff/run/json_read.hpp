@@ -43,16 +43,16 @@ class json_reader {
       case type_kind::struct_: return structure(j, t, path);
       case type_kind::federated: return federated(j, t, path);
       case type_kind::sequence: {
-        if (!j.is_array()) fail(path, "expected a list (a sequence " + json_type_text(types_, t) + "), got " + json_what(j));
+        if (!j.is_array()) fail(path, "expected a list (a sequence " + message_type_text(types_, t) + "), got " + json_what(j));
         std::vector<dynamic_value> elements;
         elements.reserve(j.size());
         for (std::size_t i = 0; i != j.size(); ++i)
           elements.push_back(read(j[i], types_.kid(t, 0), path + "[" + std::to_string(i) + "]"));
         return make_sequence(std::move(elements));
       }
-      case type_kind::function: fail(path, "a function (" + json_type_text(types_, t) + ") cannot be given as JSON");
+      case type_kind::function: fail(path, "a function (" + message_type_text(types_, t) + ") cannot be given as JSON");
       case type_kind::placement: fail(path, "a placement cannot be given as JSON");
-      case type_kind::abstract: fail(path, "a value of the abstract type " + json_type_text(types_, t) + " cannot be given as JSON");
+      case type_kind::abstract: fail(path, "a value of the abstract type " + message_type_text(types_, t) + " cannot be given as JSON");
     }
     fail(path, "unknown type");
   }
@@ -77,20 +77,20 @@ class json_reader {
     }
     if (all_named) {
       if (!j.is_object())
-        fail(path, "expected an object with the keys of " + json_type_text(types_, t) + ", got " + json_what(j));
+        fail(path, "expected an object with the keys of " + message_type_text(types_, t) + ", got " + json_what(j));
       for (const auto& item : j.items()) {
         bool known = false;
         for (const auto& nm : names) known = known || nm == item.key();
-        if (!known) fail(path, "unexpected key `" + item.key() + "` (the type is " + json_type_text(types_, t) + ")");
+        if (!known) fail(path, "unexpected key `" + item.key() + "` (the type is " + message_type_text(types_, t) + ")");
       }
       for (std::uint32_t i = 0; i != k; ++i) {
         auto it = j.find(names[i]);
-        if (it == j.end()) fail(path, "missing key `" + names[i] + "` (the type is " + json_type_text(types_, t) + ")");
+        if (it == j.end()) fail(path, "missing key `" + names[i] + "` (the type is " + message_type_text(types_, t) + ")");
         elements.push_back(read(*it, types_.kid(t, i), path + "." + names[i]));
       }
     } else {
       if (!j.is_array() || j.size() != k)
-        fail(path, "expected a list of " + std::to_string(k) + " elements (" + json_type_text(types_, t) + "), got " +
+        fail(path, "expected a list of " + std::to_string(k) + " elements (" + message_type_text(types_, t) + "), got " +
                        (j.is_array() ? "a list of " + std::to_string(j.size()) : json_what(j)));
       for (std::uint32_t i = 0; i != k; ++i)
         elements.push_back(read(j[i], types_.kid(t, i),
@@ -107,7 +107,7 @@ class json_reader {
     const std::uint32_t member = types_.kid(t, 0);
     if (n.all_equal || n.where == placement_kind::server)
       return make_federated(n.where, true, {read(j, member, path)});
-    if (!j.is_array()) fail(path, "expected a list of client values (" + json_type_text(types_, t) + "), got " + json_what(j));
+    if (!j.is_array()) fail(path, "expected a list of client values (" + message_type_text(types_, t) + "), got " + json_what(j));
     if (!clients_) {
       clients_ = j.size();
     } else if (*clients_ != j.size()) {
@@ -162,11 +162,11 @@ class json_reader {
       }
       if (!j.is_array())
         fail(path, "expected a list (dimension " + std::to_string(level) + " of " +
-                       json_type_text(self->types_, type) + "), got " + json_what(j));
+                       message_type_text(self->types_, type) + "), got " + json_what(j));
       const auto len = static_cast<std::int64_t>(j.size());
       if (want[level] >= 0 && len != want[level])
         fail(path, "expected a list of " + std::to_string(want[level]) + " (dimension " + std::to_string(level) + " of " +
-                       json_type_text(self->types_, type) + "), got a list of " + std::to_string(len));
+                       message_type_text(self->types_, type) + "), got a list of " + std::to_string(len));
       if (shape[level] < 0) {
         shape[level] = len;
       } else if (shape[level] != len) {

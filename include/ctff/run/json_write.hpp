@@ -124,7 +124,7 @@ class json_writer {
         return;
       }
       case type_kind::federated: return federated(expect(v, value_kind::federated, t).federated(), t);
-      default: throw execution_error("", "a value of type " + json_type_text(types_, t) + " has no JSON form");
+      default: throw execution_error("", "a value of type " + message_type_text(types_, t) + " has no JSON form");
     }
   }
 
@@ -132,7 +132,7 @@ class json_writer {
 
  private:
   const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
-    if (!v.is(k)) throw execution_error("", "the result does not match its type " + json_type_text(types_, t));
+    if (!v.is(k)) throw execution_error("", "the result does not match its type " + message_type_text(types_, t));
     return v;
   }
 
@@ -140,7 +140,7 @@ class json_writer {
     const std::uint32_t k = types_.node(t).kid_count;
     if (s.elements.size() != k)
       throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
-                                    json_type_text(types_, t) + " has " + std::to_string(k));
+                                    message_type_text(types_, t) + " has " + std::to_string(k));
     bool all_named = k != 0;
     for (std::uint32_t i = 0; i != k; ++i) all_named = all_named && !types_.name(types_.kid(t, i)).empty();
     out += all_named ? '{' : '[';
@@ -162,7 +162,7 @@ class json_writer {
     if (n.all_equal || n.where == placement_kind::server) {
       if (f.members.size() != 1)
         throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
-                                      json_type_text(types_, t) + " has one");
+                                      message_type_text(types_, t) + " has one");
       return write(f.members[0], member);
     }
     // An all_equal value where the type has one member per client: one copy per client.

@@ -88,18 +88,30 @@ constexpr void print_type(const type_desc& d, std::uint32_t i, text_sink& s) {
   }
 }
 
+// Run-time printing of type i of a description: sized first, then written in place.
+inline std::string type_text(const type_desc& d, std::uint32_t i, bool formatted = false) {
+  text_sink count{};
+  count.formatted = formatted;
+  print_type(d, i, count);
+  std::string out(count.n, '\0');
+  text_sink s{out.data()};
+  s.formatted = formatted;
+  print_type(d, i, s);
+  return out;
+}
+
+// type_text cut to a readable length, for messages.
+inline std::string message_type_text(const type_desc& d, std::uint32_t i) {
+  std::string out = type_text(d, i);
+  if (out.size() > 120) out = out.substr(0, 117) + "...";
+  return out;
+}
+
 }  // namespace detail
 
 // Run-time printing of a type description (e.g. one read from a Type message).
 inline std::string to_string(const type_desc& d, bool formatted = false) {
-  detail::text_sink count{};
-  count.formatted = formatted;
-  detail::print_type(d, d.root, count);
-  std::string out(count.n, '\0');
-  detail::text_sink s{out.data()};
-  s.formatted = formatted;
-  detail::print_type(d, d.root, s);
-  return out;
+  return detail::type_text(d, d.root, formatted);
 }
 
 }  // namespace ctff
