@@ -37,6 +37,10 @@
   what " must consist of integer or floating-point tensors"
 #define CTFF_RULE_FULLY_DEFINED(what) "the tensor shapes of " what " must be fully defined"
 #define CTFF_RULE_TENSOR_OPERANDS "both operands must be tensors or structs of tensors"
+#define CTFF_RULE_NO_SUCH_OPERATOR(what)                                                    \
+  "federated_language has no " what " intrinsic; its operators are +, * and / (generic_plus, " \
+  "generic_multiply, generic_divide): compute it in a TensorFlow computation or add/multiply by " \
+  "a constant"
 
 // federated_select and federated_secure_select.
 #define CTFF_RULE_SELECT_KEYS "the keys must be an int32 tensor of rank 1 and known size"

@@ -69,8 +69,9 @@ struct intrinsic_arg<X> {
 template <class F, class G, class... X>
 constexpr auto intrinsic_call_at(const made_where& where, X&&... x) {
   using R = typename fn_info<F>::result;
-  static_assert(is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>,
-                "ctff internal error: an intrinsic's argument does not fit its parameter type");
+  if constexpr (!is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>)
+    static_assert(has_poison_v<F>,  // a failed check's stand-in: reported where it was made
+                  "ctff internal error: an intrinsic's argument does not fit its parameter type");
   auto g = gather(nullptr, static_cast<X&&>(x)...);
   trace_ctx& c = *g.ctx;
   if (c.floating && !c.made.known()) c.made = where;

@@ -1,6 +1,7 @@
 // a + b, a * b, a / b on unplaced values: generic_plus / generic_multiply / generic_divide over
 // an unnamed <a,b> struct, bound like any intrinsic call. Both sides must have equivalent types,
-// tensors or structs of tensors. generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
+// tensors or structs of tensors. a - b, a % b, -a: a diagnostic (no intrinsic does them).
+// generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
 #pragma once
 
 #include "ctff/core/rule_sentences.hpp"
@@ -112,6 +113,33 @@ template <class A, class B>
 constexpr auto operator/(A&& a, B&& b) {
   return detail::generic_binary<detail::row::generic_divide>(
       static_cast<A&&>(a), static_cast<B&&>(b));
+}
+
+// a - b, a % b and -a: federated_language has no intrinsic for them (Python's Value defines
+// none). One diagnostic each, and a poisoned result, so that the traced function still compiles
+// and nothing more is reported about it or its computation.
+template <class A, class B>
+  requires generic_operands<A, B>
+constexpr auto operator-(A&&, B&&) {
+  using namespace detail;
+  CTFF_DIAGNOSE(report<labeled<"left", value_type_t<A>>, labeled<"right", value_type_t<B>>>::shown,
+                "ctff: operator-: " CTFF_RULE_NO_SUCH_OPERATOR("subtraction"));
+  return poisoned<value_type_t<A>>();
+}
+template <class A, class B>
+  requires generic_operands<A, B>
+constexpr auto operator%(A&&, B&&) {
+  using namespace detail;
+  CTFF_DIAGNOSE(report<labeled<"left", value_type_t<A>>, labeled<"right", value_type_t<B>>>::shown,
+                "ctff: operator%: " CTFF_RULE_NO_SUCH_OPERATOR("remainder"));
+  return poisoned<value_type_t<A>>();
+}
+template <traced A>
+constexpr auto operator-(A&&) {
+  using namespace detail;
+  CTFF_DIAGNOSE(report<labeled<"operand", value_type_t<A>>>::shown,
+                "ctff: operator-: " CTFF_RULE_NO_SUCH_OPERATOR("negation"));
+  return poisoned<value_type_t<A>>();
 }
 
 // generic_zero<T>(): the bare Intrinsic `generic_zero` of type T (a tensor or a struct of

@@ -168,12 +168,12 @@ struct parameter_names_writer {
 template <class... Params>
 using parameter_names_report = diagnostic_for<parameter_names_writer<Params...>>;
 
-// What computation() returns after a failed check: a well-formed computation, so that the user's
-// uses of it add no further errors.
+// What computation() returns after a failed check: a well-formed computation whose result is
+// poisoned (trace/build.hpp), so that the user's uses of it add no further errors.
 struct placeholder_fn {
   template <class... A>
-  constexpr std::int32_t operator()(A&&...) const {
-    return 0;
+  constexpr auto operator()(A&&...) const {
+    return poisoned<void>();
   }
 };
 template <fixed_string Name, class P>
