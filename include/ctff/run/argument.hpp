@@ -68,9 +68,7 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
           return fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
                       "', expected '" + std::string(want) + "'");
         if (auto m = find_misfit(s.elements[k], t.kid(k)))
-          return inside(std::move(m), [&] {
-            return want.empty() ? "[" + std::to_string(k) + "]" : "." + std::string(want);
-          });
+          return inside(std::move(m), [&] { return step_text(want, k); });
       }
       return std::nullopt;
     }
@@ -79,7 +77,7 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
       const auto& e = v.sequence().elements;
       for (std::size_t k = 0; k != e.size(); ++k)
         if (auto m = find_misfit(e[k], t.member()))
-          return inside(std::move(m), [&] { return "[" + std::to_string(k) + "]"; });
+          return inside(std::move(m), [&] { return step_text({}, k); });
       return std::nullopt;
     }
     case type_kind::federated: {
@@ -93,7 +91,7 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
       if (tn.all_equal && !f.all_equal) return fail("expected an all_equal value");
       for (std::size_t k = 0; k != f.members.size(); ++k)
         if (auto m = find_misfit(f.members[k], t.member()))
-          return inside(std::move(m), [&] { return listed ? "[" + std::to_string(k) + "]" : std::string(); });
+          return inside(std::move(m), [&] { return listed ? step_text({}, k) : std::string(); });
       return std::nullopt;
     }
     case type_kind::function:

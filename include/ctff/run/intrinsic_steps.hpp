@@ -53,7 +53,7 @@ inline bool leaves_within(const dynamic_value& v, const dynamic_value& bound, co
     for (std::size_t k = 0; k != s.elements.size(); ++k)
       if (!leaves_within(s.elements[k], bound.is(value_kind::struct_) ? element(bound, k, what) : bound, what,
                          miss)) {
-        miss.insert(0, s.name(k).empty() ? "[" + std::to_string(k) + "]" : "." + std::string(s.name(k)));
+        miss.insert(0, step_text(s.name(k), k));
         return false;
       }
     return true;
@@ -62,12 +62,14 @@ inline bool leaves_within(const dynamic_value& v, const dynamic_value& bound, co
   const tensor_data& b = tensor_of(bound, what);
   const std::size_t k = outside_bound(t, b);
   if (k == npos_element) return true;
-  std::string at;  // the element's index, row-major
+  std::vector<std::size_t> index(t.shape.size());  // the element's, row-major
   for (std::size_t d = t.shape.size(), r = k; d-- != 0;) {
     const auto dim = static_cast<std::size_t>(t.shape[d]);
-    at.insert(0, "[" + std::to_string(r % dim) + "]");
+    index[d] = r % dim;
     r /= dim;
   }
+  std::string at;
+  for (std::size_t i : index) at += step_text({}, i);
   miss = at + " = " + element_text(t, k) + " lies outside [0, " + element_text(b, 0) + "]";
   return false;
 }

@@ -117,6 +117,21 @@ struct struct_data {
   }
 };
 
+namespace detail {
+// One step into a value, as error paths spell it: `.name`, or `[k]` where there is no name.
+// (Appended piece by piece: g++ -O3 warns -Wrestrict on `"[" + std::to_string(k) + "]"`.)
+inline std::string step_text(std::string_view name, std::size_t k) {
+  std::string out(name.empty() ? "[" : ".");
+  if (name.empty()) {
+    out += std::to_string(k);
+    out += ']';
+  } else {
+    out += name;
+  }
+  return out;
+}
+}  // namespace detail
+
 // A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
 struct federated_data {
   placement_kind where = placement_kind::server;
