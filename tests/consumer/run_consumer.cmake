@@ -3,8 +3,11 @@
 #       installs the ctff build tree into a fresh <dir>.
 #   -DMODE=consumer -DSOURCE_DIR=<project> -DBINARY_DIR=<dir> -DCXX_COMPILER=<c++>
 #                   [-DGENERATOR=<gen>] [-DBUILD_TYPE=<cfg>] [-DPREFIX=<dir>] [-DCTFF_SOURCE_DIR=<dir>]
+#                   [-DRUN_AFTER=<cmd>|<arg>|... -DEXPECT=<regex>]
 #       configures <project> from scratch (PREFIX -> CMAKE_PREFIX_PATH, CTFF_SOURCE_DIR passed on),
-#       builds it, and runs every executable it lists in <dir>/consumer_executables.txt.
+#       builds it, and runs every executable it lists in <dir>/consumer_executables.txt; or, with
+#       RUN_AFTER (`|` between its words), runs that command, which must exit with 0 and print a
+#       line matching EXPECT (a project that makes no executable: the plugin template).
 
 function(run)
   string(REPLACE ";" " " _pretty "${ARGN}")
@@ -47,6 +50,17 @@ elseif(MODE STREQUAL "consumer")
     set(_config --config ${BUILD_TYPE})
   endif()
   run(${CMAKE_COMMAND} --build "${BINARY_DIR}" --parallel 2 ${_config})
+  if(RUN_AFTER)
+    string(REPLACE "|" ";" _cmd "${RUN_AFTER}")
+    string(REPLACE ";" " " _pretty "${_cmd}")
+    message(STATUS "\$ ${_pretty}")
+    execute_process(COMMAND ${_cmd} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0 OR NOT _out MATCHES "${EXPECT}")
+      message(FATAL_ERROR "exit ${_rc}, expected 0 and output matching ${EXPECT}\nstdout: ${_out}\nstderr: ${_err}")
+    endif()
+    message(STATUS "${_out}")
+    return()
+  endif()
   file(STRINGS "${BINARY_DIR}/consumer_executables.txt" _exes)
   if(NOT _exes)
     message(FATAL_ERROR "the consumer listed no executables to run")

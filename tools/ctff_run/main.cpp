@@ -1,13 +1,17 @@
 // ctff-run: run a federated_language.Computation (binary or protobuf text format) on an argument
 // given as JSON, and print the result as one line of JSON (reference/execution.md §5).
 //
-//   ctff-run COMP [--clients N] [--threads T] [ARG.json | -]
+//   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [ARG.json | -]
+//   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
-// Exit status: 0 the result was printed; 1 the run failed (an execution error, printed on
-// stderr); 2 bad input: unreadable or invalid COMP, an argument that is not JSON or does not fit
-// the parameter type (the message names the path in the value, e.g. `arg.model.bias[3]`), client
-// counts that disagree, an argument for a computation without parameter or none for one with, or
-// bad usage.
+// --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
+// TensorFlow block: every Python training round); --list-bindings prints the keys to bind.
+// Exit status: 0 the result was printed; 1 the run failed (an execution error, a binding that
+// threw: printed on stderr); 2 bad input: unreadable or invalid COMP, an argument that is not JSON
+// or does not fit the parameter type (the message names the path in the value, e.g.
+// `arg.model.bias[3]`), client counts that disagree, an argument for a computation without
+// parameter or none for one with, a PLUGIN that is not a loadable plugin of this build, or bad
+// usage.
 #include <federated_language/proto/computation.pb.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -21,27 +25,35 @@
 #include <iterator>
 #include <new>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include <ctff/read.hpp>
 #include <ctff/run.hpp>
 #include <ctff/run/json.hpp>
 
 #include "../common/computation_file.hpp"
+#include "plugins.hpp"
 
 namespace {
 
 constexpr const char* usage =
-    "usage: ctff-run COMP [--clients N] [--threads T] [ARG.json | -]\n"
+    "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [ARG.json | -]\n"
+    "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG.json\n"
     "  is its argument as JSON (reference/execution.md section 5; - reads standard input), given\n"
     "  exactly when the computation has a parameter. Prints the result as one line of JSON.\n"
-    "  --clients N   the number of clients (default: the length of the argument's {T}@CLIENTS\n"
-    "                lists, else 0)\n"
-    "  --threads T   threads for per-client work (default 0: the hardware's)\n"
+    "  --clients N      the number of clients (default: the length of the argument's {T}@CLIENTS\n"
+    "                   lists, else 0)\n"
+    "  --threads T      threads for per-client work (default 0: the hardware's)\n"
+    "  --bind PLUGIN.so binds opaque (TensorFlow, XLA, Data) computations to the C++ functions of\n"
+    "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
+    "  --list-bindings  prints the key, kind and type of each opaque computation of COMP, and the\n"
+    "                   plugin that binds it, instead of running it\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
 
 using ctff_tools::binary_of;
@@ -57,9 +69,36 @@ std::optional<std::uint64_t> number(std::string_view s, std::uint64_t max) {
   return v;
 }
 
+// A type's compact string, whole (json_type_text cuts it for messages).
+std::string type_text(const ctff::type_desc& types, std::uint32_t i) {
+  ctff::detail::text_sink count{};
+  ctff::detail::print_type(types, i, count);
+  std::string out(count.n, '\0');
+  ctff::detail::text_sink s{out.data()};
+  ctff::detail::print_type(types, i, s);
+  return out;
+}
+
+// --list-bindings: each opaque computation once, in the order of the tree's nodes.
+void print_bindings(const ctff::computation_tree& t, const ctff_tools::plugin_bindings& bindings) {
+  std::set<std::string> seen;
+  for (std::uint32_t i = 0; i != t.nodes.size(); ++i) {
+    const ctff::block_node& n = t.node(i);
+    if (n.kind != ctff::block_kind::tensorflow && n.kind != ctff::block_kind::xla && n.kind != ctff::block_kind::data)
+      continue;
+    std::string key = ctff::detail::opaque_key(t, i);
+    if (!seen.insert(key).second) continue;
+    const std::string* plugin = bindings.plugin_of(key);
+    std::cout << key << " " << ctff::block_kind_name(n.kind) << " "
+              << (n.type == ctff::no_index ? std::string("(no type)") : type_text(t.types, n.type))
+              << (plugin ? " bound by " + *plugin : std::string(" unbound")) << "\n";
+  }
+}
+
 int run(int argc, char** argv) {
   std::string comp, arg;
-  bool have_comp = false, have_arg = false;
+  bool have_comp = false, have_arg = false, list_bindings = false;
+  std::vector<std::string> plugins;
   ctff::run_options options;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
@@ -67,21 +106,32 @@ int run(int argc, char** argv) {
       std::cout << usage;
       return 0;
     }
+    if (a == "--list-bindings") {
+      list_bindings = true;
+      continue;
+    }
     std::string opt, val;
-    if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0) {
-      opt = a.substr(0, 9);
-      if (a.size() > 9 && a[9] == '=') {
-        val = a.substr(10);
-      } else if (a.size() == 9 && k + 1 < argc) {
+    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : 9;
+    if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0) {
+      opt = a.substr(0, len);
+      if (a.size() > len && a[len] == '=') {
+        val = a.substr(len + 1);
+      } else if (a.size() == len && k + 1 < argc) {
         val = argv[++k];
-      } else if (a.size() != 9) {
+      } else if (a.size() != len) {
         opt.clear();  // e.g. --clientsX: unknown below
       } else {
         std::cerr << "ctff-run: " << a << " needs a value\n" << usage;
         return 2;
       }
     }
-    if (opt == "--clients") {
+    if (opt == "--bind") {
+      if (val.empty()) {
+        std::cerr << "ctff-run: --bind needs a plugin file\n";
+        return 2;
+      }
+      plugins.push_back(val);
+    } else if (opt == "--clients") {
       const auto n = number(val, options.limits.max_clients);
       if (!n) {
         std::cerr << "ctff-run: --clients takes a number of clients from 0 to " << options.limits.max_clients
@@ -134,6 +184,12 @@ int run(int argc, char** argv) {
   }
   const std::uint32_t root_type = t.node(t.root).type;
   if (root_type == ctff::no_index) throw input_error{comp + ": the Computation has no type"};
+  ctff_tools::plugin_bindings bindings;
+  for (const std::string& p : plugins) ctff_tools::load_plugin(p, bindings);
+  if (list_bindings) {
+    print_bindings(t, bindings);
+    return 0;
+  }
   const ctff::type_node& rt = t.types.node(root_type);
   const bool is_function = rt.kind == ctff::type_kind::function;
   const bool has_param = is_function && rt.has_param;
@@ -154,6 +210,7 @@ int run(int argc, char** argv) {
   options.clients = clients;
 
   ctff::executor ex(options);
+  for (const auto& [key, bound] : bindings.by_key) ex.bind(key, bound.first);
   const ctff::dynamic_value result = ex.run(t, argument);
   std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
   return 0;
@@ -170,6 +227,9 @@ int main(int argc, char** argv) {
     std::cerr << e.what() << "\n";
   } catch (const ctff::execution_error& e) {
     std::cerr << e.what() << "\n";
+    if (std::string_view(e.what()).find("has no binding (executor::bind)") != std::string_view::npos)
+      std::cerr << "ctff-run: bind it with --bind PLUGIN.so (<ctff/run/plugin.hpp>); COMP --list-bindings lists "
+                   "the keys\n";
     return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "ctff-run: out of memory\n";

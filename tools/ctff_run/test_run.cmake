@@ -207,7 +207,7 @@ check(2 "ctff-run: ${WORK}/bad.textproto: not a Computation in text format: line
 file(WRITE ${WORK}/mars.textproto "type { placement {} } placement { uri: 'mars' }\n")
 check(2 "ctff-run: ${WORK}/mars.textproto: not a valid Computation:" ARGS ${WORK}/mars.textproto)
 # Bad usage.
-check(2 [=[usage: ctff-run COMP [--clients N] [--threads T] [ARG.json | -]]=] ARGS)
+check(2 [=[usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [ARG.json | -]]=] ARGS)
 check(2 [=[ctff-run: unknown option --bogus]=] ARGS --bogus ${G}/sum_clients.binpb)
 check(2 [=[ctff-run: --clients takes a number of clients from 0 to 16777216, not `-1`]=]
   ARGS ${G}/sum_clients.binpb --clients=-1 ${WORK}/three.json)
@@ -234,6 +234,92 @@ check(0 [=[-2147483648]=] ARGS ${D}/divide.textproto ${WORK}/div_min.json)
 check(1 [=[ctff: execution error at lambda.result: integer division by zero]=] ARGS ${D}/divide.textproto ${WORK}/div_zero.json)
 # An opaque TensorFlow computation that nothing binds (comp#7b000c3, as ctff-inspect prints it).
 check(1 [=[ctff: execution error at lambda.result.call.function: the tensorflow computation comp#7b000c3 has no binding (executor::bind)]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json)
+
+# --- Plugins: --bind PLUGIN.so -----------------------------------------------------------------
+# testdata/plugins/doubling.cpp binds comp#7b000c3 by key: x -> 2x, a negative x throws.
+set(P ${PLUGINS})
+arg(minus5 [=[-5]=])
+check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/n41.json)
+check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json --bind=${P}/doubling.so)
+# 2 * 2147483647 wraps to -2 in int32.
+check(0 [=[-2]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/int32_max.json)
+# A binding that throws: exit 1, the binding, its plugin and its message named; at the call.
+check(1 "ctff: execution error at lambda.result: the binding of comp#7b000c3 (${P}/doubling.so) failed: doubling takes no negative number"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/minus5.json)
+# --list-bindings: key, kind, type and who binds it; no argument read.
+check(0 [=[comp#7b000c3 tensorflow (int32 -> int32) unbound]=] ARGS ${D}/unbound_tensorflow.textproto --list-bindings)
+check(0 "comp#7b000c3 tensorflow (int32 -> int32) bound by ${P}/doubling.so"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so --list-bindings)
+# No opaque computation: nothing to list.
+check(0 "" ARGS ${G}/sum_clients.binpb --list-bindings)
+# Not a plugin of this ctff-run: exit 2, the file named.
+check(2 "ctff-run: --bind: cannot open ${P}/missing.so"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/missing.so ${WORK}/n41.json)
+execute_process(COMMAND ${RUN} ${D}/unbound_tensorflow.textproto --bind ${D}/identity.textproto ${WORK}/n41.json
+  RESULT_VARIABLE rc ERROR_VARIABLE err)
+math(EXPR cases "${cases} + 1")
+if(NOT rc EQUAL 2 OR NOT err MATCHES "^ctff-run: [^\n]*/identity.textproto: not a loadable shared library \\(dlopen: ")
+  message(SEND_ERROR "ctff-run --bind of a text file: exit ${rc}, ${err}")
+  math(EXPR failures "${failures} + 1")
+endif()
+check(2 "ctff-run: ${P}/no_entry.so: not a ctff plugin (no ctff_plugin_info; define its entry point with CTFF_PLUGIN, <ctff/run/plugin.hpp>)"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/no_entry.so ${WORK}/n41.json)
+check(2 "ctff-run: ${P}/wrong_abi.so: built for ctff plugin ABI 2, this one needs ABI 1; rebuild the plugin against the headers of this ctff-run"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/wrong_abi.so ${WORK}/n41.json)
+check(2 "ctff-run: ${P}/binds_nothing.so: the plugin binds nothing"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/binds_nothing.so ${WORK}/n41.json)
+check(2 "ctff-run: comp#7b000c3 is bound by both ${P}/doubling.so and ${P}/doubling.so"
+  ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so --bind ${P}/doubling.so ${WORK}/n41.json)
+check(2 [=[ctff-run: --bind needs a value]=] ARGS ${D}/unbound_tensorflow.textproto --bind)
+check(2 [=[ctff-run: --bind needs a plugin file]=] ARGS ${D}/unbound_tensorflow.textproto --bind= ${WORK}/n41.json)
+check(2 [=[ctff-run: unknown option --binder]=] ARGS ${D}/unbound_tensorflow.textproto --binder x ${WORK}/n41.json)
+
+# Python's federated evaluation round (tests/goldens/python/benchmark_programs.py), its TensorFlow
+# client evaluation comp#48c066fe bound by the example plugin (examples/plugin/fedeval_plugin.cpp:
+# logits = x * weights + bias; loss: the mean over examples of the squared error against the
+# one-hot label; accuracy: the share whose largest logit, the first on a tie, is the label's).
+set(FE ${G}/python/benchmark_programs/fedeval_round.binpb)
+# A row of `n` numbers, all 0 but `value` at `at`.
+function(row out n at value)
+  math(EXPR after "${n} - ${at} - 1")
+  string(REPEAT "0," ${at} head)
+  string(REPEAT ",0" ${after} tail)
+  set(${out} "[${head}${value}${tail}]" PARENT_SCOPE)
+endfunction()
+# weights: 784 rows of 10, row i < 10 the one-hot of class i (logit j = pixel j), the rest 0.
+set(weights)
+foreach(i RANGE 0 9)
+  row(r 10 ${i} 1)
+  list(APPEND weights "${r}")
+endforeach()
+row(zero_row 10 0 0)
+string(REPEAT "${zero_row}," 773 zeros)
+list(JOIN weights "," weights)
+set(model "{\"weights\":[${weights},${zeros}${zero_row}],\"bias\":[0,0,0,0,0,0,0,0,0,0]}")
+row(xa 784 3 1)    # label 3: logits e3, right; squared error 0
+row(xb 784 2 2)    # label 5: logits 2 e2, wrong (2); squared error 2^2 + 1 = 5
+row(xc 784 7 0.5)  # label 7: logits 0.5 e7, right; squared error 0.5^2 = 0.25
+row(xe 784 4 3)    # label 4: logits 3 e4, right; squared error 2^2 = 4
+# Client 0: one batch of a and b: loss 2.5, accuracy 0.5, 2 examples, weight 2.
+# Client 1: two batches, c then e: loss 2.125, accuracy 1, 2 examples, weight 2.
+arg(fedeval "{\"model\":${model},\"client_data\":[[{\"x\":[${xa},${xb}],\"y\":[3,5]}],[{\"x\":[${xc}],\"y\":[7]},{\"x\":[${xe}],\"y\":[4]}]]}")
+# loss (2.5*2 + 2.125*2)/4 = 2.3125, accuracy (0.5*2 + 1*2)/4 = 0.75, 4 examples, worst loss 2.5.
+foreach(threads 1 2)
+  check(0 [=[{"loss":2.3125,"accuracy":0.75,"num_examples":4,"max_loss":2.5}]=]
+    ARGS ${FE} --bind ${EXAMPLE_PLUGIN} --threads ${threads} ${WORK}/fedeval.json)
+endforeach()
+check(0 "comp#48c066fe tensorflow (<model=<weights=float32[784,10],bias=float32[10]>,dataset=<x=float32[?,784],y=int32[?]>*> -> <metrics=<loss=float32,accuracy=float32,num_examples=int32>,weight=float32>) bound by ${EXAMPLE_PLUGIN}"
+  ARGS ${FE} --list-bindings --bind ${EXAMPLE_PLUGIN})
+# Without the plugin: the unbound block named (the federated_map's function, the first local).
+check(1 [=[ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1).call.argument.struct[0]: the tensorflow computation comp#48c066fe has no binding (executor::bind)]=]
+  ARGS ${FE} ${WORK}/fedeval.json)
+# The plugin's own error, a label out of range, named with the binding, at the federated_map's call
+# (the local's value: the path of a call is that of its place, as at lambda.result above).
+file(READ ${WORK}/fedeval.json fedeval_json)
+string(REPLACE "\"y\":[7]" "\"y\":[12]" bad_label "${fedeval_json}")
+file(WRITE ${WORK}/bad_label.json "${bad_label}")
+check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): the binding of comp#48c066fe (${EXAMPLE_PLUGIN}) failed: label 12 is not a class 0-9"
+  ARGS ${FE} --bind ${EXAMPLE_PLUGIN} ${WORK}/bad_label.json)
 
 if(failures GREATER 0)
   message(FATAL_ERROR "ctff-run: ${failures} of ${cases} cases failed")

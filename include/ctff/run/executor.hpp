@@ -77,6 +77,51 @@ dynamic_value pack_arguments(const A&... args) {
   }
 }
 
+// A typed callable for an opaque computation of type T, as an opaque_binding over dynamic
+// values (executor::bind, binding_registry::bind). Each check in an `if constexpr` of its own: a
+// rejected callable stops there, with one diagnostic and no follow-on error from the wrapper.
+template <class T, class Fn>
+opaque_binding typed_binding(Fn fn) {
+  if constexpr (!is_function_v<T>) {
+    using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
+    if constexpr (!converts_v<T, U>) {
+      static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
+      return {};
+    } else {
+      return [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); };
+    }
+  } else {
+    using P = typename function_parts<T>::param;
+    using R = typename function_parts<T>::result;
+    if constexpr (std::is_void_v<P>) {
+      using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
+      if constexpr (!converts_v<R, U>) {
+        static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+        return {};
+      } else {
+        return [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); };
+      }
+    } else {
+      using A = typename single_param<Fn>::type;
+      if constexpr (!converts_v<P, A>) {
+        static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
+        return {};
+      } else {
+        using U = std::remove_cvref_t<std::invoke_result_t<Fn&, const A&>>;
+        if constexpr (!converts_v<R, U>) {
+          static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
+          return {};
+        } else {
+          return [fn](const dynamic_value* arg) mutable {
+            if (!arg) throw run_fault("a binding called without its argument");
+            return to_value<R>(fn(from_value<A, P>(*arg, "binding argument")), "binding result");
+          };
+        }
+      }
+    }
+  }
+}
+
 }  // namespace detail
 
 struct run_options {
@@ -111,41 +156,7 @@ class executor {
       o.compact();
     }
   void bind(const O& opaque, Fn fn) {
-    // (Each check in an `if constexpr` of its own: a rejected callable stops there, with one
-    // diagnostic and no follow-on error from the wrapper below it.)
-    using T = typename O::type;
-    if constexpr (!detail::is_function_v<T>) {
-      using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-      if constexpr (!converts_v<T, U>)
-        static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
-      else
-        bind(std::string(opaque.compact()), [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); });
-    } else {
-      using P = typename detail::function_parts<T>::param;
-      using R = typename detail::function_parts<T>::result;
-      if constexpr (std::is_void_v<P>) {
-        using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-        if constexpr (!converts_v<R, U>)
-          static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-        else
-          bind(std::string(opaque.compact()),
-               [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); });
-      } else {
-        using A = typename detail::single_param<Fn>::type;
-        if constexpr (!converts_v<P, A>) {
-          static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
-        } else {
-          using U = std::remove_cvref_t<std::invoke_result_t<Fn&, const A&>>;
-          if constexpr (!converts_v<R, U>)
-            static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-          else
-            bind(std::string(opaque.compact()), [fn](const dynamic_value* arg) mutable {
-              if (!arg) throw detail::run_fault("a binding called without its argument");
-              return to_value<R>(fn(from_value<A, P>(*arg, "binding argument")), "binding result");
-            });
-        }
-      }
-    }
+    bind(std::string(opaque.compact()), detail::typed_binding<typename O::type>(std::move(fn)));
   }
 
   // Calls a ctff computation (traced, imported with from_proto, or opaque and bound) with C++
