@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -29,18 +30,17 @@ struct plugin_bindings {
   }
 };
 
-// A plugin's binding, its exceptions turned into execution errors that name it (any std::exception
-// crosses the boundary intact: plugin and loader share the standard library).
-inline ctff::opaque_binding named_binding(ctff::opaque_binding fn, std::string label) {
-  return [fn = std::move(fn), label = std::move(label)](const ctff::dynamic_value* arg) -> ctff::dynamic_value {
+// A plugin's binding, its exceptions prefixed with the plugin's path (any std::exception crosses
+// the boundary intact: plugin and loader share the standard library); the executor names the
+// client and the key (run/evaluate.hpp: run_binding).
+inline ctff::opaque_binding named_binding(ctff::opaque_binding fn, std::string plugin) {
+  return [fn = std::move(fn), plugin = std::move(plugin)](const ctff::dynamic_value* arg) -> ctff::dynamic_value {
     try {
       return fn(arg);
     } catch (const std::bad_alloc&) {
       throw;
     } catch (const std::exception& e) {
-      throw ctff::detail::run_fault("the binding of " + label + " failed: " + e.what());
-    } catch (...) {
-      throw ctff::detail::run_fault("the binding of " + label + " threw something that is not a std::exception");
+      std::throw_with_nested(std::runtime_error(plugin + ": " + e.what()));
     }
   };
 }
@@ -78,7 +78,7 @@ inline void load_plugin(const std::string& path, plugin_bindings& into) {
     if (const std::string* other = into.plugin_of(key))
       throw input_error{key + " is bound by both " + *other + " and " + path};
     if (!fn) throw input_error{path + ": the binding of " + key + " is empty"};
-    into.by_key.emplace(key, std::pair{named_binding(fn, key + " (" + path + ")"), path});
+    into.by_key.emplace(key, std::pair{named_binding(fn, path), path});
   }
 }
 

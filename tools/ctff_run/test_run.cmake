@@ -244,7 +244,7 @@ check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json --bind=
 # 2 * 2147483647 wraps to -2 in int32.
 check(0 [=[-2]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/int32_max.json)
 # A binding that throws: exit 1, the binding, its plugin and its message named; at the call.
-check(1 "ctff: execution error at lambda.result: the binding of comp#7b000c3 (${P}/doubling.so) failed: doubling takes no negative number"
+check(1 "ctff: execution error at lambda.result: the binding of comp#7b000c3 threw: ${P}/doubling.so: doubling takes no negative number"
   ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/minus5.json)
 # --list-bindings: key, kind, type and who binds it; no argument read.
 check(0 [=[comp#7b000c3 tensorflow (int32 -> int32) unbound]=] ARGS ${D}/unbound_tensorflow.textproto --list-bindings)
@@ -318,7 +318,7 @@ check(1 [=[ctff: execution error at lambda.result.block.local[1](fc_fedeval_roun
 file(READ ${WORK}/fedeval.json fedeval_json)
 string(REPLACE "\"y\":[7]" "\"y\":[12]" bad_label "${fedeval_json}")
 file(WRITE ${WORK}/bad_label.json "${bad_label}")
-check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): the binding of comp#48c066fe (${EXAMPLE_PLUGIN}) failed: label 12 is not a class 0-9"
+check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): client CLIENT: the binding of comp#48c066fe threw: ${EXAMPLE_PLUGIN}: label 12 is not a class 0-9"
   ARGS ${FE} --bind ${EXAMPLE_PLUGIN} ${WORK}/bad_label.json)
 
 if(failures GREATER 0)
