@@ -5,9 +5,10 @@ every ```cpp block of the docs, and runs the docs' programs against the output t
 Usage: snippets.py OUT_DIR FILE.md...       extract (at configure time)
        snippets.py --run EXPECTED PROGRAM   run PROGRAM, compare its output with the file EXPECTED
 
-All blocks go into one translation unit, doc_snippets.cpp (cheap to compile: the headers are
-parsed once), each Markdown file's blocks in namespaces of their own. A block may be preceded (on the line just before
-the fence) by an HTML comment that says how to compile it; several words may be combined:
+All blocks but programs go into one translation unit, doc_snippets.cpp (cheap to compile: the
+headers are parsed once), each Markdown file's blocks in namespaces of their own. A block may be
+preceded (on the line just before the fence) by an HTML comment that says how to compile it;
+several words may be combined:
 
   (no comment)             code at namespace scope, in a namespace of its own (doc_<file>_<n>), so
                            that blocks may reuse names
