@@ -2,7 +2,7 @@
 #
 # Precompiles <ctff/ctff.hpp> (or the headers given, e.g. <ctff/ctff.hpp> <ctff/run.hpp>) for
 # <target>, which must link ctff::ctff or ctff::proto: its sources then skip parsing ctff, about
-# half of a small program's compile (docs/performance.md, "Precompiled headers").
+# a third to a half of a small program's compile (docs/performance.md, "Precompiled headers").
 #
 # PRIVATE, one target at a time, never on ctff::ctff itself: an INTERFACE precompiled header would
 # reach every target that links ctff, directly or not, each building its own copy, and would hide
