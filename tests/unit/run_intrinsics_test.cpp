@@ -262,7 +262,7 @@ TEST_CASE("run federated_secure_sum: a sum, every element in [0, bound]", "[run]
   const execution_error below = execution_error_of([&] { ex.call<i32>(ss, ivec{1, -1}); });
   // The building block: the call bound to the block's first local.
   CHECK(below.path() == "lambda.result.block.local[0](fc_ss_symbol_0)");
-  CHECK(below.problem().find("[0, bound]") != std::string::npos);
+  CHECK(below.problem() == "federated_secure_sum: client 1: value = -1 lies outside [0, 5]");
   CHECK_THROWS_AS(ex.call<i32>(ss, ivec{6}), execution_error);
   CHECK_THROWS_AS(ex.call<i32>(ss, ivec{0, 0, int_max}), execution_error);
   // A struct member with a scalar bound (applies to every leaf) and an array leaf.

@@ -318,7 +318,7 @@ check(1 [=[ctff: execution error at lambda.result.block.local[1](fc_fedeval_roun
 file(READ ${WORK}/fedeval.json fedeval_json)
 string(REPLACE "\"y\":[7]" "\"y\":[12]" bad_label "${fedeval_json}")
 file(WRITE ${WORK}/bad_label.json "${bad_label}")
-check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): client CLIENT: the binding of comp#48c066fe threw: ${EXAMPLE_PLUGIN}: label 12 is not a class 0-9"
+check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): client 1: the binding of comp#48c066fe threw: ${EXAMPLE_PLUGIN}: label 12 is not a class 0-9"
   ARGS ${FE} --bind ${EXAMPLE_PLUGIN} ${WORK}/bad_label.json)
 
 if(failures GREATER 0)
