@@ -42,7 +42,11 @@
 namespace ctff {
 namespace detail {
 
+// (The printers are templates on D, never given, as numpy's are (core/defer.hpp): a TU that
+// includes run.hpp and prints nothing compiles none of them.)
+
 // A tensor as the numpy printers read a literal (numpy/literal.hpp): one 64-bit pattern per slot.
+template <class D = void>
 class tensor_text {
  public:
   explicit tensor_text(const tensor_data& t) : t_(t) {
@@ -55,11 +59,11 @@ class tensor_text {
       throw execution_error("", "a tensor has " + std::to_string(t.size()) + " elements for its shape's " +
                                     std::to_string(total));
     visit_dtype(t.dt, [&](auto c) {
-      constexpr dtype D = decltype(c)::value;
-      const auto* e = std::get_if<stored_t<D>>(&t.elements);
+      constexpr dtype T = decltype(c)::value;
+      const auto* e = std::get_if<stored_t<T>>(&t.elements);
       if (!e || t.dt == dtype::invalid) throw execution_error("", "a tensor's elements do not match its dtype");
-      vals_.reserve(e->size() * slots_per_value(D));
-      for (const auto& x : *e) slots<D>(x);
+      vals_.reserve(e->size() * slots_per_value(T));
+      for (const auto& x : *e) slots<T>(x);
     });
   }
 
@@ -67,34 +71,34 @@ class tensor_text {
     const literal_ref l{t_.dt, static_cast<std::uint32_t>(t_.shape.size()), t_.shape.data(), vals_.data(),
                         chars_.data()};
     text_sink count{};
-    print_literal(l, count);
+    print_literal<D>(l, count);
     const std::size_t at = out.size();
     out.resize(at + count.n);
     text_sink s{out.data() + at};
-    print_literal(l, s);
+    print_literal<D>(l, s);
   }
 
  private:
-  template <dtype D, class X>
+  template <dtype T, class X>
   void slots(const X& x) {
-    if constexpr (D == dtype::str) {
+    if constexpr (T == dtype::str) {
       vals_.push_back(chars_.size());
       vals_.push_back(x.size());
       chars_ += x;
-    } else if constexpr (D == dtype::float16 || D == dtype::bfloat16) {
+    } else if constexpr (T == dtype::float16 || T == dtype::bfloat16) {
       vals_.push_back(x.bits);
-    } else if constexpr (D == dtype::float32) {
+    } else if constexpr (T == dtype::float32) {
       vals_.push_back(std::bit_cast<std::uint32_t>(x));
-    } else if constexpr (D == dtype::float64) {
+    } else if constexpr (T == dtype::float64) {
       vals_.push_back(std::bit_cast<std::uint64_t>(x));
-    } else if constexpr (D == dtype::complex64) {
+    } else if constexpr (T == dtype::complex64) {
       vals_.push_back(std::bit_cast<std::uint32_t>(x.real()));
       vals_.push_back(std::bit_cast<std::uint32_t>(x.imag()));
-    } else if constexpr (D == dtype::complex128) {
+    } else if constexpr (T == dtype::complex128) {
       vals_.push_back(std::bit_cast<std::uint64_t>(x.real()));
       vals_.push_back(std::bit_cast<std::uint64_t>(x.imag()));
     } else {  // integers (signed ones sign-extended, as literals hold them) and bool
-      vals_.push_back(static_cast<std::uint64_t>(static_cast<element_t<D>>(x)));
+      vals_.push_back(static_cast<std::uint64_t>(static_cast<element_t<T>>(x)));
     }
   }
 
@@ -104,6 +108,7 @@ class tensor_text {
 };
 
 // The printer; `types` (with `type`, a node of it) when the value is read by its type.
+template <class D = void>
 class value_printer {
  public:
   value_printer(const type_desc* types, std::optional<std::size_t> clients) : types_(types), clients_(clients) {}
@@ -117,7 +122,7 @@ class value_printer {
     if (n && !fits(v, *n)) throw execution_error("", "the value does not match its type " + type_text(t));
     switch (v.kind()) {
       case value_kind::tensor:
-        tensor_text(v.tensor()).append_to(out);
+        tensor_text<D>(v.tensor()).append_to(out);
         return;
       case value_kind::struct_: {
         const struct_data& s = v.structure();
@@ -215,9 +220,10 @@ class value_printer {
 
 // v as TFF's Python prints it (see the header comment): struct names are the value's own. Throws
 // execution_error only for a malformed tensor (elements that do not fill its shape or do not
-// match its dtype).
-inline std::string to_string(const dynamic_value& v) {
-  detail::value_printer p(nullptr, {});
+// match its dtype). (A template on D, never given: see the printers.)
+template <class D = void>
+std::string to_string(const dynamic_value& v) {
+  detail::value_printer<D> p(nullptr, {});
   p.print(v, 0);
   return std::move(p.out);
 }
@@ -227,9 +233,10 @@ inline std::string to_string(const dynamic_value& v) {
 // an all_equal value where the type is `{T}@CLIENTS` as `clients` copies of its member when
 // `clients` is given. For a run's result: `to_string(r, tree.types, result_type)` (see
 // value_to_json for `result_type`). Throws execution_error when v does not match the type.
-inline std::string to_string(const dynamic_value& v, const type_desc& types, std::uint32_t type,
-                             std::optional<std::size_t> clients = {}) {
-  detail::value_printer p(&types, clients);
+template <class D = void>
+std::string to_string(const dynamic_value& v, const type_desc& types, std::uint32_t type,
+                      std::optional<std::size_t> clients = {}) {
+  detail::value_printer<D> p(&types, clients);
   p.print(v, type);
   return std::move(p.out);
 }
