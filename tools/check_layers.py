@@ -46,7 +46,7 @@ LAYERS = {
     "intrinsics":  (("core", "types", "trace"),                  ()),
     "read":        (("core", "types", "ast", "numpy"),           ()),
     "import":      (("core", "types", "trace", "read"),          ()),
-    "run":         (("core", "types", "reflect", "read"),        ("boost/pfr/", "nlohmann/")),
+    "run":         (("core", "types", "reflect", "numpy", "read"), ("boost/pfr/", "nlohmann/")),
     "proto":       (("core", "types", "read", "import"),         ("google/protobuf/", "federated_language/")),
     # umbrella headers
     "ctff.hpp":    (("types", "reflect", "trace", "intrinsics"), ()),

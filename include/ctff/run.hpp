@@ -1,7 +1,9 @@
 // Running computations without Python or TensorFlow: ctff::executor runs any Computation (read
-// with ctff::read_computation, or traced by ctff), with N clients on T threads. No protobuf.
+// with ctff::read_computation, or traced by ctff), with N clients on T threads; values print as
+// TFF's Python prints them (ctff::to_string, <<, std::format). No protobuf.
 #pragma once
 
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/run/value_print.hpp"

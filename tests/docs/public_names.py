@@ -259,7 +259,10 @@ def documented(reference):
             cells = line.split("|")
             if len(cells) > 2:
                 for name in re.findall(r"`([^`]+)`", cells[1]):
-                    current.add(name.replace("ctff::", "").split("<")[0].strip())
+                    name = name.replace("ctff::", "")
+                    if not name.startswith("operator"):  # `operator<<` is a name, not arguments
+                        name = name.split("<")[0]
+                    current.add(name.strip())
     return sections
 
 
