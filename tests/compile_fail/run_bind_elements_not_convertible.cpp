@@ -1,6 +1,9 @@
 // Binding an opaque computation of a struct parameter to a callable taking one argument per
 // element, one of which does not convert.
 // expect: ctff: bind: the callable's parameters do not convert from the elements of the computation's parameter type
+// expect-computed: elements of the computation's parameter type; at: parameter[1]; expected: int32; given: std::basic_string<char>
+// expect-whole: at: parameter[1]; expected: int32; given: std::__cxx11::basic_string<char>
+// expect-pieces: {"at: parameter[1]"}, ctff::tff_types<15>{"expected: int32"}
 #include <cstdint>
 #include <string>
 #include <tuple>

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctff/core/diagnostic.hpp"
 #include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/argument.hpp"
@@ -23,6 +24,7 @@
 #include "ctff/run/convert.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/evaluate.hpp"
+#include "ctff/run/mismatch.hpp"
 #include "ctff/run/natural.hpp"
 #include "ctff/run/value.hpp"
 
@@ -189,10 +191,12 @@ class executor {
         static_assert(std::is_invocable_v<Fn&>, "ctff: bind: the callable must take no argument: the computation has no parameter");
       } else {
         using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-        if constexpr (!converts_v<T, U>)
-          static_assert(converts_v<T, U>, "ctff: bind: the callable's result does not convert to the data's type");
-        else
+        if constexpr (!converts_v<T, U>) {
+          CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"result", T, U>>::shown,
+                        "ctff: bind: the callable's result does not convert to the data's type");
+        } else {
           bind(std::string(opaque.compact()), [fn](const dynamic_value*) mutable { return to_value<T>(fn(), "binding"); });
+        }
       }
     } else {
       using P = typename detail::function_parts<T>::param;
@@ -202,11 +206,13 @@ class executor {
           static_assert(std::is_invocable_v<Fn&>, "ctff: bind: the callable must take no argument: the computation has no parameter");
         } else {
           using U = std::remove_cvref_t<std::invoke_result_t<Fn&>>;
-          if constexpr (!converts_v<R, U>)
-            static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-          else
+          if constexpr (!converts_v<R, U>) {
+            CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"result", R, U>>::shown,
+                          "ctff: bind: the callable's result does not convert to the computation's result type");
+          } else {
             bind(std::string(opaque.compact()),
                  [fn](const dynamic_value*) mutable { return to_value<R>(fn(), "binding result"); });
+          }
         }
       } else {
         using how = decltype(detail::bind_parameter<P, Fn>());
@@ -216,15 +222,19 @@ class executor {
           static_assert(A::one_or_one_per_element,
                         "ctff: bind: the callable must take one argument, the computation's parameter (or one per element of a struct parameter)");
         } else if constexpr (!converts_v<P, A>) {
-          if constexpr (form == detail::bind_form::whole)
-            static_assert(converts_v<P, A>, "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
-          else
-            static_assert(converts_v<P, A>, "ctff: bind: the callable's parameters do not convert from the elements of the computation's parameter type");
+          if constexpr (form == detail::bind_form::whole) {
+            CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"parameter", P, A>>::shown,
+                          "ctff: bind: the callable's parameter does not convert from the computation's parameter type");
+          } else {
+            CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"parameter", P, A>>::shown,
+                          "ctff: bind: the callable's parameters do not convert from the elements of the computation's parameter type");
+          }
         } else {
           using U = detail::bind_result_t<Fn, form, A>;
-          if constexpr (!converts_v<R, U>)
-            static_assert(converts_v<R, U>, "ctff: bind: the callable's result does not convert to the computation's result type");
-          else
+          if constexpr (!converts_v<R, U>) {
+            CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"result", R, U>>::shown,
+                          "ctff: bind: the callable's result does not convert to the computation's result type");
+          } else {
             bind(std::string(opaque.compact()), [fn](const dynamic_value* arg) mutable {
               if (!arg) throw detail::run_fault("a binding called without its argument");
               if constexpr (form == detail::bind_form::whole)
@@ -232,6 +242,7 @@ class executor {
               else
                 return to_value<R>(std::apply(fn, from_value<A, P>(*arg, "binding argument")), "binding result");
             });
+          }
         }
       }
     }
@@ -250,14 +261,19 @@ class executor {
     } else {
       using P = typename detail::function_parts<T>::param;
       using Rt = typename detail::function_parts<T>::result;
-      static_assert(detail::packs_arguments<P, A...>(),
-                    "ctff: call: the arguments do not convert to the computation's parameter type");
-      static_assert(converts_v<Rt, R>, "ctff: call: the result type does not convert to the requested C++ type");
-      if constexpr (detail::packs_arguments<P, A...>() && converts_v<Rt, R>) {
+      // A rejected call names the first argument, element or member that does not convert
+      // (run/mismatch.hpp); one diagnostic, not one more per use of the arguments or result.
+      if constexpr (!detail::packs_arguments<P, A...>()) {
+        CTFF_DIAGNOSE(detail::diagnostic_for<detail::arguments_mismatch_t<P, A...>>::shown,
+                      "ctff: call: the arguments do not convert to the computation's parameter type");
+        throw argument_error("arg", "unreachable");
+      } else if constexpr (!converts_v<Rt, R>) {
+        CTFF_DIAGNOSE(detail::diagnostic_for<detail::mismatch_t<"result", Rt, std::remove_cvref_t<R>>>::shown,
+                      "ctff: call: the result type does not convert to the requested C++ type");
+        throw argument_error("arg", "unreachable");
+      } else {
         const dynamic_value arg = detail::pack_arguments<P>(args...);
         return from_value<R, Rt>(run_program(program_of(comp), arg));
-      } else {  // rejected above: one diagnostic, not one more per use of the arguments or result
-        throw argument_error("arg", "unreachable");
       }
     }
   }
