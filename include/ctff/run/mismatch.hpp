@@ -36,6 +36,11 @@ consteval std::string_view cxx_type_name() {
   return t;
 }
 
+constexpr void put_decimal(text_sink& s, std::size_t n) {
+  if (n >= 10) put_decimal(s, n / 10);
+  s.put(static_cast<char>('0' + n % 10));
+}
+
 // A path's steps: element I of the struct T (`.name`, or `[I]` where T has no names); any element
 // of a range (`[]`).
 template <class T, std::size_t I>
@@ -44,16 +49,12 @@ struct element_step {
     constexpr std::string_view name = struct_parts<T>::names[I];
     if (name.empty()) {
       s.put("[");
-      write_decimal(s, I);
+      put_decimal(s, I);
       s.put("]");
     } else {
       s.put(".");
       s.put(name);
     }
-  }
-  static constexpr void write_decimal(text_sink& s, std::size_t n) {
-    if (n >= 10) write_decimal(s, n / 10);
-    s.put(static_cast<char>('0' + n % 10));
   }
 };
 struct range_step {
@@ -104,7 +105,7 @@ struct count_mismatch {
     }
     s.put(";\ngiven: ");
     if (N == 0) s.put("no argument");
-    else element_step<void, 0>::write_decimal(s, N);
+    else put_decimal(s, N);
     if (N != 0) s.put(N == 1 ? " argument" : " arguments");
   }
 };
