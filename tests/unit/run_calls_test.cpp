@@ -176,6 +176,98 @@ TEST_CASE("run bindings: by key, of no-parameter computations and of Data; calls
         make_federated(placement_kind::clients, false, {make_scalar<dtype::int32>(9), make_scalar<dtype::int32>(9)}));
 }
 
+// ---- aggregates with std::vector members; the forms of a binding's callable ---------------------
+
+namespace {
+
+// Aggregates whose vector members have no TFF type of their own: they convert against the
+// computation's types.
+struct client_data {
+  std::vector<std::array<float, 2>> x;
+  std::vector<float> y;
+  friend bool operator==(const client_data&, const client_data&) = default;
+};
+struct summary {
+  std::vector<float> scaled;
+  float mean;
+  friend bool operator==(const summary&, const summary&) = default;
+};
+struct batch {
+  client_data data;
+  ivec ids;
+  friend bool operator==(const batch&, const batch&) = default;
+};
+struct short_summary {  // one element where the type allows any number
+  std::array<float, 1> scaled;
+  float mean;
+};
+using client_data_t = struct_<field<"x", tensor<dtype::float32, unknown_dim, 2>>,
+                              field<"y", tensor<dtype::float32, unknown_dim>>>;
+using summary_t = struct_<field<"scaled", tensor<dtype::float32, unknown_dim>>, field<"mean", float>>;
+constexpr auto doubled = computation<"doubled", client_data_t>(
+    [](auto d) { return make_struct<"x", "y">(get<"x">(d) + get<"x">(d), get<"y">(d) + get<"y">(d)); });
+constexpr auto renumbered = computation<"renumbered", arg<"data", client_data_t>, arg<"ids", tensor<dtype::int32, unknown_dim>>>(
+    [](auto d, auto ids) { return make_struct<"data", "ids">(d, ids + ids); });
+constexpr auto summarize = tensorflow_computation<function<client_data_t, summary_t>>(
+    "\x0a\x04\x0a\x02su", tf_struct(tf_tensor("x:0"), tf_tensor("y:0")), tf_struct(tf_tensor("s:0"), tf_tensor("m:0")));
+constexpr auto summarize_all = computation<"summarize_all", at_clients<client_data_t>>(
+    [](auto d) { return federated_map(summarize, d); });
+constexpr auto evaluate_here = computation<"evaluate_here", model>([](auto m) { return evaluate(m); });
+
+}  // namespace
+
+TEST_CASE("run typed calls: aggregates with std::vector members, in and out, nested, bound", "[run]") {
+  // In and out: x doubled, y doubled.
+  const client_data d{{{1.0f, 2.0f}, {-3.0f, 0.5f}}, {0.25f, 4.0f, -1.0f}};
+  CHECK(run<client_data>(doubled, d) == client_data{{{2.0f, 4.0f}, {-6.0f, 1.0f}}, {0.5f, 8.0f, -2.0f}});
+  // Empty: x is float32[0,2] (the type's 2), not [0,0].
+  CHECK(run<client_data>(doubled, client_data{}) == client_data{});
+  // Nested in an aggregate; the same as two arguments.
+  const batch b{d, {3, -1}};
+  CHECK(run<batch>(renumbered, b) == batch{d, {6, -2}});
+  CHECK(run<batch>(renumbered, d, ivec{7}) == batch{d, {14}});
+  // A binding taking and returning them, one call per client.
+  executor ex = make_executor(std::nullopt, 2);
+  ex.bind(summarize, [](const client_data& c) {
+    summary s{{}, 0.0f};
+    for (float y : c.y) s.scaled.push_back(y * static_cast<float>(c.x.size()));
+    for (float y : c.y) s.mean += y / static_cast<float>(c.y.size());
+    return s;
+  });
+  const std::vector<client_data> clients{d, {{{0.0f, 0.0f}}, {5.0f, 7.0f}}};
+  // Client 0: 3 rows of x scale y by 2, mean (0.25 + 4 - 1) / 3; client 1: by 1, mean 6.
+  CHECK(ex.call<std::vector<summary>>(summarize_all, clients) ==
+        std::vector<summary>{{{0.5f, 8.0f, -2.0f}, 3.25f / 3.0f}, {{5.0f, 7.0f}, 6.0f}});
+  // A result that does not fit names the member.
+  const auto e = error_of<execution_error>([&] { ex.call<std::vector<short_summary>>(summarize_all, clients); });
+  CHECK(e.path() == "result[0].scaled");
+  CHECK(e.problem() == "the result does not convert: the tensor's shape does not fit the array");
+}
+
+TEST_CASE("run bindings: one argument per element of a struct parameter; generic callables", "[run]") {
+  executor ex = make_executor(std::nullopt, 1);
+  const model m{{2.0f, -3.0f}, 0.5f};
+  using result = std::tuple<float, i32>;
+  // One parameter per element of <w=float32[2],b=float32>.
+  ex.bind(evaluate, [](const std::array<float, 2>& w, float bias) { return scored{w[0] * w[1] + bias, 1}; });
+  CHECK(ex.call<result>(evaluate_here, m) == result{-5.5f, 1});
+  // Generic: the parameter as a std::tuple, or its elements.
+  ex.bind(evaluate, [](const auto& whole) {
+    const auto& [w, bias] = whole;
+    return std::tuple{w[0] + w[1] + bias, i32{2}};
+  });
+  CHECK(ex.call<result>(evaluate_here, m) == result{-0.5f, 2});
+  ex.bind(evaluate, [](const auto& w, auto bias) { return scored{w[0] - w[1] - bias, 3}; });
+  CHECK(ex.call<result>(evaluate_here, m) == result{4.5f, 3});
+  // Generic, with std::vector for a `?` dimension.
+  ex.bind(summarize, [](const auto& c) {
+    const auto& [x, y] = c;
+    return std::tuple{y, static_cast<float>(x.size())};
+  });
+  CHECK(ex.call<std::vector<summary>>(summarize_all, std::vector<client_data>{{{{1.0f, 1.0f}}, {2.0f}}}) ==
+        std::vector<summary>{{{2.0f}, 1.0f}});
+}
+
 // ---- bad arguments -----------------------------------------------------------------------------
 
 TEST_CASE("run bad arguments: argument_error names the place in the value", "[run]") {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/reflect/member_name.hpp"
 #include "ctff/run/arith.hpp"
 #include "ctff/run/convert_parts.hpp"
 #include "ctff/run/value.hpp"
@@ -24,16 +25,20 @@ template <class T, class U, std::size_t... I>
 consteval bool accepts_tuple(std::index_sequence<I...>) {
   return (accepts<typename struct_parts<T>::template type<I>, std::tuple_element_t<I, U>>() && ...);
 }
+// Whether member I of the aggregate U has element I's name in T (any name where T has none).
+template <class T, class U, std::size_t I>
+consteval bool aggregate_name_fits() {
+  if constexpr (struct_parts<T>::names[I].empty()) return true;
+  else return struct_parts<T>::names[I] == member_name_text<U, I>;
+}
 template <class T, class U, std::size_t... I>
 consteval bool accepts_aggregate(std::index_sequence<I...>) {
+  // The names read on their own, not through tff_t<U>: that would need a TFF type for every
+  // member's C++ type, which a member converting against T's (a std::vector) does not have.
   if constexpr (!(accepts<typename struct_parts<T>::template type<I>, pfr_elem_t<U, I>>() && ...)) {
     return false;
   } else {
-    using S = tff_t<U>;  // the aggregate's names
-    for (std::size_t i = 0; i != sizeof...(I); ++i)
-      if (!struct_parts<T>::names[i].empty() && struct_parts<T>::names[i] != struct_parts<S>::names[i])
-        return false;
-    return true;
+    return (aggregate_name_fits<T, U, I>() && ...);
   }
 }
 

@@ -80,14 +80,15 @@ U struct_from_value(const dynamic_value& v, const std::string& path, std::index_
   if (!v.is(value_kind::struct_) || v.structure().elements.size() != S::size)
     result_mismatch(path, "not a struct of " + std::to_string(S::size) + " elements");
   const auto& e = v.structure().elements;
+  auto at = [&](std::size_t i) {  // as to_value names them
+    return S::names[i].empty() ? path + "[" + std::to_string(i) + "]"
+                               : path + "." + std::string(S::names[i]);
+  };
   if constexpr (tuple_like<U>) {
-    return U(from_value<std::tuple_element_t<I, U>, typename S::template type<I>>(
-        e[I], path + "[" + std::to_string(I) + "]")...);
+    return U(from_value<std::tuple_element_t<I, U>, typename S::template type<I>>(e[I], at(I))...);
   } else {
     U out{};
-    ((member_ref<I>(out) = from_value<pfr_elem_t<U, I>, typename S::template type<I>>(
-          e[I], path + "[" + std::to_string(I) + "]")),
-     ...);
+    ((member_ref<I>(out) = from_value<pfr_elem_t<U, I>, typename S::template type<I>>(e[I], at(I))), ...);
     return out;
   }
 }

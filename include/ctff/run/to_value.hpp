@@ -105,7 +105,10 @@ dynamic_value to_value(const U& x, const std::string& path) {
     stored_t<D> out;
     std::vector<std::int64_t> shape;
     flatten<T>(x, out, shape, 0, path);
-    if (shape.size() < tensor_parts<T>::rank) shape.resize(tensor_parts<T>::rank, 0);  // empty
+    // Empty: the dimensions below the empty one are the type's where it has them (float32[?,2]
+    // from an empty vector of arrays is [0,2]), else 0.
+    for (std::size_t k = shape.size(); k < tensor_parts<T>::rank; ++k)
+      shape.push_back(tensor_parts<T>::dims[k] == unknown_dim ? 0 : tensor_parts<T>::dims[k]);
     return make_tensor<D>(std::move(out), std::move(shape));
   } else if constexpr (is_struct_v<T>) {
     return struct_to_value<T>(x, path, std::make_index_sequence<struct_parts<T>::size>{});
