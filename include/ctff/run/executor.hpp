@@ -149,6 +149,13 @@ dynamic_value pack_arguments(const A&... args) {
   }
 }
 
+// A ctff opaque computation (tensorflow_computation, xla_computation, data): its type and key.
+template <class O>
+concept typed_opaque = requires(const O& o) {
+  typename O::type;
+  o.compact();
+};
+
 // A typed callable for an opaque computation of type T, as an opaque_binding over dynamic
 // values (executor::bind, binding_registry::bind). Each check in an `if constexpr` of its own: a
 // rejected callable stops there, with one diagnostic and no follow-on error from the wrapper.
@@ -251,11 +258,7 @@ class executor {
   // a C++ callable taking and returning what its parameter and result types convert to (see
   // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
-  template <class O, class Fn>
-    requires requires(const O& o) {
-      typename O::type;
-      o.compact();
-    }
+  template <detail::typed_opaque O, class Fn>
   void bind(const O& opaque, Fn fn) {
     bind(std::string(opaque.compact()), detail::typed_binding<typename O::type>(std::move(fn)));
   }

@@ -50,11 +50,7 @@ class binding_registry {
   void bind(std::string key, opaque_binding fn) { bindings_[std::move(key)] = std::move(fn); }
 
   // A ctff opaque computation with a typed callable, checked at compile time as executor::bind.
-  template <class O, class Fn>
-    requires requires(const O& o) {
-      typename O::type;
-      o.compact();
-    }
+  template <detail::typed_opaque O, class Fn>
   void bind(const O& opaque, Fn fn) {
     bind(std::string(opaque.compact()), detail::typed_binding<typename O::type>(std::move(fn)));
   }
