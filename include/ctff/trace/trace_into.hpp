@@ -14,6 +14,7 @@
 #include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/struct_ops.hpp"
+#include "ctff/trace/written_order.hpp"
 #include "ctff/types/aliases.hpp"
 
 namespace ctff {
@@ -119,6 +120,10 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
       gather(&ctx, std::move(result));
     }
     ctx.alive_after = 0;
+#if !defined(__clang__)
+    // The bindings are final: calls g++ made right to left that could not be put back fail here.
+    if (!std::is_constant_evaluated()) check_written_order(ctx);
+#endif
     r = convert_t<Res>::make(ctx, result);
   }
   std::uint32_t body = r;
