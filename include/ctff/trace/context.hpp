@@ -76,6 +76,10 @@ struct trace_ctx : graph {
   trace_fault fault{};  // compile time: the first failure (trace/fault.hpp)
 #if !defined(__clang__)
   scratch<call_site> sites;  // run time only: where each bound intrinsic call was written
+  // Run time only: trace/written_order.hpp's check, set by a run-time trace (runtime_outputs) and
+  // found by its nested traces through `parent`. (A pointer, so that the compile-time traces'
+  // trace_into does not instantiate it: +2 % of the FedAvg TU's instructions on g++ otherwise.)
+  void (*check_order)(const trace_ctx&) = nullptr;
 #endif
 
   constexpr trace_ctx() = default;

@@ -14,7 +14,6 @@
 #include "ctff/trace/binding_order.hpp"
 #include "ctff/trace/call.hpp"
 #include "ctff/trace/struct_ops.hpp"
-#include "ctff/trace/written_order.hpp"
 #include "ctff/types/aliases.hpp"
 
 namespace ctff {
@@ -121,8 +120,14 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
     }
     ctx.alive_after = 0;
 #if !defined(__clang__)
-    // The bindings are final: calls g++ made right to left that could not be put back fail here.
-    if (!std::is_constant_evaluated()) check_written_order(ctx);
+    // The bindings are final: calls g++ made right to left that could not be put back fail here
+    // (trace/written_order.hpp; run time only, through the pointer the run-time trace set).
+    if (!std::is_constant_evaluated())
+      for (const trace_ctx* p = &ctx; p; p = p->parent)
+        if (p->check_order) {
+          p->check_order(ctx);
+          break;
+        }
 #endif
     r = convert_t<Res>::make(ctx, result);
   }
