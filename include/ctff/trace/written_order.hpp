@@ -13,7 +13,8 @@
 // `federated_sum(federated_map(f, v))`), or a new invocation of the line began between them (a
 // helper called twice, a loop: a call written at a column already seen since the group began).
 // Such a pair fails the trace with ctff::trace_failure, naming the line: ctff cannot see the
-// windows of the two arguments, so it does not reorder them.
+// windows of the two arguments, so it does not reorder them. Run by trace_into through
+// trace_ctx::check_order, which only run-time traces set (runtime_outputs::trace).
 // Not caught: calls inside helpers (different functions), operators (`a + b`: no default
 // argument), variadic operations (make_struct, federated_zip(a, b, ...)), macros (one column).
 // Refused though correct (rare): calls written right to left on one line whose later one does
