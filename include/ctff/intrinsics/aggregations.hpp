@@ -5,6 +5,8 @@
 // an integer or floating-point scalar weight.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
@@ -17,7 +19,7 @@ using aggregate_fn_t = function_t<clients_t<member_t<T>>, server_t<member_t<T>>>
 }  // namespace detail
 
 template <class V>
-constexpr auto federated_sum(V&& v) {
+constexpr auto federated_sum(V&& v, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -38,12 +40,12 @@ constexpr auto federated_sum(V&& v) {
                   "ctff: federated_sum: " CTFF_RULE_FULLY_DEFINED("the member type"));
     return poisoned<server_t<member_t<T>>>();
   } else {
-    return intrinsic_call<aggregate_fn_t<T>, row::federated_sum>(as_federated(static_cast<V&&>(v)));
+    return intrinsic_call<aggregate_fn_t<T>, row::federated_sum>(where, as_federated(static_cast<V&&>(v)));
   }
 }
 
 template <class V>
-constexpr auto federated_mean(V&& v) {
+constexpr auto federated_mean(V&& v, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -61,19 +63,19 @@ constexpr auto federated_mean(V&& v) {
     return poisoned<server_t<member_t<T>>>();
   } else {
     return intrinsic_call<aggregate_fn_t<T>, row::federated_mean>(
-        as_federated(static_cast<V&&>(v)));
+        where, as_federated(static_cast<V&&>(v)));
   }
 }
 
 template <class V, class W>
-constexpr auto federated_mean(V&& v, W&& w) {
+constexpr auto federated_mean(V&& v, W&& w, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
   using OW = fed_operand<W>;
   using U = typename OW::type;
   if constexpr (!O::ok || !at_clients_v<T> || !average_compatible_v<member_t<T>>) {
-    return federated_mean(static_cast<V&&>(v));  // the value's rules: those of the mean above
+    return federated_mean(static_cast<V&&>(v), where);  // the value's rules: those of the mean above
   } else if constexpr (!OW::ok) {
     CTFF_DIAGNOSE(report<labeled<"weight", U>>::shown,
                   "ctff: federated_mean: " CTFF_RULE_FEDERATED("the weight"));
@@ -89,7 +91,7 @@ constexpr auto federated_mean(V&& v, W&& w) {
   } else {
     using M = member_t<T>;
     using F = function_t<struct_t<clients_t<M>, clients_t<member_t<U>>>, server_t<M>>;
-    return intrinsic_call<F, row::federated_weighted_mean>(as_federated(static_cast<V&&>(v)),
+    return intrinsic_call<F, row::federated_weighted_mean>(where, as_federated(static_cast<V&&>(v)),
                                                            as_federated(static_cast<W&&>(w)));
   }
 }

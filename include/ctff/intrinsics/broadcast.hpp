@@ -2,13 +2,15 @@
 // at all clients.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
 
 template <class V>
-constexpr auto federated_broadcast(V&& v) {
+constexpr auto federated_broadcast(V&& v, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -29,7 +31,7 @@ constexpr auto federated_broadcast(V&& v) {
       return poisoned<R>();
     } else {
       return intrinsic_call<function_t<T, R>, row::federated_broadcast>(
-          as_federated(static_cast<V&&>(v)));
+          where, as_federated(static_cast<V&&>(v)));
     }
   }
 }

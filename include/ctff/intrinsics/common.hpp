@@ -8,7 +8,9 @@
 // instantiated or evaluated with bad types.
 #pragma once
 
+#include <source_location>
 #include <string_view>
+#include <type_traits>
 
 #include "ctff/core/diagnostic.hpp"
 #include "ctff/types/signatures.hpp"
@@ -65,9 +67,11 @@ struct intrinsic_arg<X> {
 // (one: as is; several: an unnamed Struct) and binds the call. The result type R is F's result.
 // F is checked against G's signature by intrinsic_node, as the last line of defence: the
 // operators check every rule first, with their own messages.
-// `where`: the user's line, remembered by a value made from constants only (trace/fault.hpp).
+// `where`: the user's line, remembered by a value made from constants only (trace/fault.hpp);
+// `site`: where the user wrote the call (bound_call).
 template <class F, class G, class... X>
-constexpr auto intrinsic_call_at(const made_where& where, X&&... x) {
+constexpr auto intrinsic_call_at(const made_where& where, const std::source_location& site,
+                                 X&&... x) {
   using R = typename fn_info<F>::result;
   if constexpr (!is_assignable_v<typename fn_info<F>::param, typename intrinsic_arg<X...>::type>)
     static_assert(has_poison_v<F>,  // a failed check's stand-in: reported where it was made
@@ -83,11 +87,11 @@ constexpr auto intrinsic_call_at(const made_where& where, X&&... x) {
     auto tb = type_bytes<A>();
     arg = struct_node(c, ids, sizeof...(X), tb.data(), tb.size());
   }
-  return bound_call<R>(c, fn, arg, g.span_first);
+  return bound_call<R>(c, fn, arg, g.span_first, site);
 }
 template <class F, class G, class... X>
-constexpr auto intrinsic_call(X&&... x) {
-  return intrinsic_call_at<F, G>(made_where{}, static_cast<X&&>(x)...);
+constexpr auto intrinsic_call(const std::source_location& site, X&&... x) {
+  return intrinsic_call_at<F, G>(made_where{}, site, static_cast<X&&>(x)...);
 }
 
 // A bare Intrinsic node of type F as an argument (e.g. sequence_sum mapped over a federated

@@ -7,6 +7,8 @@
 // merge's result as their parameter types, as Python hints them.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
@@ -14,7 +16,8 @@ namespace ctff {
 
 template <class V, class Z, class Acc, class Merge, class Report>
 constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& merge,
-                                   Report&& report_fn) {
+                                   Report&& report_fn,
+                                   std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -112,7 +115,7 @@ constexpr auto federated_aggregate(V&& v, Z&& zero, Acc&& accumulate, Merge&& me
                 return poisoned<Guess>();
               } else {
                 return intrinsic_call<F, row::federated_aggregate>(
-                    as_federated(static_cast<V&&>(v)),
+                    where, as_federated(static_cast<V&&>(v)),
                     static_cast<Z&&>(zero), unname_fn<struct_t<U, M>>(static_cast<AccA>(acc)),
                     unname_fn<struct_t<U, U>>(static_cast<MergeA>(mrg)), static_cast<RepA>(rep));
               }

@@ -4,6 +4,8 @@
 // generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/common.hpp"
 #include "ctff/types/relations.hpp"
@@ -17,7 +19,7 @@ concept generic_operands = traceable<A> && traceable<B> && (traced<A> || traced<
 namespace detail {
 
 template <class G, class A, class B>
-constexpr auto generic_binary(A&& a, B&& b) {
+constexpr auto generic_binary(const std::source_location& where, A&& a, B&& b) {
   using T = value_type_t<A>;
   using U = value_type_t<B>;
   if constexpr (!structure_of_tensors_v<T> || !structure_of_tensors_v<U>) {
@@ -30,14 +32,14 @@ constexpr auto generic_binary(A&& a, B&& b) {
     return poisoned<T>();
   } else {
     using F = function_t<struct_t<T, T>, T>;
-    return intrinsic_call<F, G>(static_cast<A&&>(a), static_cast<B&&>(b));
+    return intrinsic_call<F, G>(where, static_cast<A&&>(a), static_cast<B&&>(b));
   }
 }
 
 // The same intrinsic called on one value of type <T,T> (Python's building blocks:
 // `generic_plus(arg)`), the argument passed as it is.
 template <class G, class S>
-constexpr auto generic_on_pair(S&& s) {
+constexpr auto generic_on_pair(const std::source_location& where, S&& s) {
   using P = value_type_t<S>;
   if constexpr (!(struct_info<P>::is_struct && struct_info<P>::size == 2)) {
     CTFF_DIAGNOSE(report<labeled<"argument", P>>::shown,
@@ -56,7 +58,7 @@ constexpr auto generic_on_pair(S&& s) {
                     "elements of the same type)");
       return poisoned<T>();
     } else {
-      return intrinsic_call<function_t<struct_t<T, T>, T>, G>(static_cast<S&&>(s));
+      return intrinsic_call<function_t<struct_t<T, T>, T>, G>(where, static_cast<S&&>(s));
     }
   }
 }
@@ -67,52 +69,52 @@ constexpr auto generic_on_pair(S&& s) {
 // of one <T,T> value.
 template <class A, class B>
   requires generic_operands<A, B>
-constexpr auto generic_plus(A&& a, B&& b) {
-  return detail::generic_binary<detail::row::generic_plus>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+constexpr auto generic_plus(A&& a, B&& b, std::source_location where = std::source_location::current()) {
+  return detail::generic_binary<detail::row::generic_plus>(where, static_cast<A&&>(a),
+                                                          static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
-constexpr auto generic_multiply(A&& a, B&& b) {
-  return detail::generic_binary<detail::row::generic_multiply>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+constexpr auto generic_multiply(A&& a, B&& b, std::source_location where = std::source_location::current()) {
+  return detail::generic_binary<detail::row::generic_multiply>(where, static_cast<A&&>(a),
+                                                          static_cast<B&&>(b));
 }
 template <class A, class B>
   requires generic_operands<A, B>
-constexpr auto generic_divide(A&& a, B&& b) {
-  return detail::generic_binary<detail::row::generic_divide>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+constexpr auto generic_divide(A&& a, B&& b, std::source_location where = std::source_location::current()) {
+  return detail::generic_binary<detail::row::generic_divide>(where, static_cast<A&&>(a),
+                                                          static_cast<B&&>(b));
 }
 template <traced S>
-constexpr auto generic_plus(S&& s) {
-  return detail::generic_on_pair<detail::row::generic_plus>(static_cast<S&&>(s));
+constexpr auto generic_plus(S&& s, std::source_location where = std::source_location::current()) {
+  return detail::generic_on_pair<detail::row::generic_plus>(where, static_cast<S&&>(s));
 }
 template <traced S>
-constexpr auto generic_multiply(S&& s) {
-  return detail::generic_on_pair<detail::row::generic_multiply>(static_cast<S&&>(s));
+constexpr auto generic_multiply(S&& s, std::source_location where = std::source_location::current()) {
+  return detail::generic_on_pair<detail::row::generic_multiply>(where, static_cast<S&&>(s));
 }
 template <traced S>
-constexpr auto generic_divide(S&& s) {
-  return detail::generic_on_pair<detail::row::generic_divide>(static_cast<S&&>(s));
+constexpr auto generic_divide(S&& s, std::source_location where = std::source_location::current()) {
+  return detail::generic_on_pair<detail::row::generic_divide>(where, static_cast<S&&>(s));
 }
 
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator+(A&& a, B&& b) {
   return detail::generic_binary<detail::row::generic_plus>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+      std::source_location{}, static_cast<A&&>(a), static_cast<B&&>(b));  // (not known)
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator*(A&& a, B&& b) {
   return detail::generic_binary<detail::row::generic_multiply>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+      std::source_location{}, static_cast<A&&>(a), static_cast<B&&>(b));  // (not known)
 }
 template <class A, class B>
   requires generic_operands<A, B>
 constexpr auto operator/(A&& a, B&& b) {
   return detail::generic_binary<detail::row::generic_divide>(
-      static_cast<A&&>(a), static_cast<B&&>(b));
+      std::source_location{}, static_cast<A&&>(a), static_cast<B&&>(b));  // (not known)
 }
 
 // a - b, a % b and -a: federated_language has no intrinsic for them (Python's Value defines

@@ -6,13 +6,15 @@
 // A polymorphic fn is traced with v's member type as its parameter type.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 
 namespace ctff {
 
 template <class Fn, class V>
-constexpr auto federated_map(Fn&& fn, V&& v) {
+constexpr auto federated_map(Fn&& fn, V&& v, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -55,11 +57,11 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
         return poisoned<Guess>();
       } else if constexpr (clients) {
         using F = function_t<struct_t<FT, clients_t<M>>, clients_t<R>>;
-        return intrinsic_call<F, row::federated_map>(static_cast<FA>(f),
+        return intrinsic_call<F, row::federated_map>(where, static_cast<FA>(f),
                                                      as_federated(static_cast<V&&>(v)));
       } else {
         using F = function_t<struct_t<FT, T>, server_t<R>>;
-        return intrinsic_call<F, row::federated_apply>(static_cast<FA>(f),
+        return intrinsic_call<F, row::federated_apply>(where, static_cast<FA>(f),
                                                        as_federated(static_cast<V&&>(v)));
       }
     }
@@ -67,7 +69,8 @@ constexpr auto federated_map(Fn&& fn, V&& v) {
 }
 
 template <class Fn, class V>
-constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
+constexpr auto federated_map_all_equal(Fn&& fn, V&& v,
+                                       std::source_location where = std::source_location::current()) {
   using namespace detail;
   using O = fed_operand<V>;
   using T = typename O::type;
@@ -112,7 +115,7 @@ constexpr auto federated_map_all_equal(Fn&& fn, V&& v) {
       } else {
         using F = function_t<struct_t<FT, clients_eq_t<M>>, clients_eq_t<R>>;
         return intrinsic_call<F, row::federated_map_all_equal>(
-            static_cast<FA>(f), as_federated(static_cast<V&&>(v)));
+            where, static_cast<FA>(f), as_federated(static_cast<V&&>(v)));
       }
     }
   }

@@ -31,10 +31,10 @@ constexpr auto federated_value(X&& x, placement_tag<P>,
     return poisoned<federated_t<tensor<dtype::int32>, P, true>>();
   } else if constexpr (detail::is(P, placement_kind::clients)) {
     return intrinsic_call_at<function_t<T, clients_eq_t<T>>, row::federated_value_at_clients>(
-        made_where(where), static_cast<X&&>(x));
+        made_where(where), where, static_cast<X&&>(x));
   } else {
     return intrinsic_call_at<function_t<T, server_t<T>>, row::federated_value_at_server>(
-        made_where(where), static_cast<X&&>(x));
+        made_where(where), where, static_cast<X&&>(x));
   }
 }
 
@@ -63,10 +63,10 @@ constexpr auto federated_eval(Fn&& fn, placement_tag<P>,
       return poisoned<Guess>();
     } else if constexpr (clients) {
       return intrinsic_call_at<function_t<FT, clients_t<R>>, row::federated_eval_at_clients>(
-          made_where(where), static_cast<Fn&&>(fn));
+          made_where(where), where, static_cast<Fn&&>(fn));
     } else {
       return intrinsic_call_at<function_t<FT, server_t<R>>, row::federated_eval_at_server>(
-          made_where(where), static_cast<Fn&&>(fn));
+          made_where(where), where, static_cast<Fn&&>(fn));
     }
   }
 }

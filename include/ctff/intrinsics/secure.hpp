@@ -5,6 +5,8 @@
 // leaf is the bound), as Python's map_structure does.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 

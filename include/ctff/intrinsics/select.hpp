@@ -6,6 +6,8 @@
 // int32 tensor of known size at CLIENTS; a polymorphic select_fn is traced with <S,int32>.
 #pragma once
 
+#include <source_location>
+
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/zip.hpp"
 

@@ -11,6 +11,7 @@
 //                               intrinsic over s.
 #pragma once
 
+#include <source_location>
 #include <tuple>
 #include <utility>
 
@@ -97,7 +98,7 @@ constexpr value<R> compound_result(const value<R>& r, std::uint32_t operands_fir
 }  // namespace detail
 
 template <class Fn, class S>
-constexpr auto sequence_map(Fn&& fn, S&& s) {
+constexpr auto sequence_map(Fn&& fn, S&& s, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using FT = type_or_void_t<Fn>;
   using ST = type_or_void_t<S>;
@@ -132,7 +133,7 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       return poisoned<Guess>();
     } else if constexpr (!SO::federated) {
       using F = function_t<struct_t<FT, ST>, sequence_t<R>>;
-      return intrinsic_call<F, row::sequence_map>(static_cast<Fn&&>(fn),
+      return intrinsic_call<F, row::sequence_map>(where, static_cast<Fn&&>(fn),
                                                   static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
       CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
@@ -143,13 +144,14 @@ constexpr auto sequence_map(Fn&& fn, S&& s) {
       const auto own_first = static_cast<std::uint32_t>(g.ctx->bindings.size());
       auto local = call_function(curried_sequence_map<FT>{}, fn);
       // `local` is made here: a temporary, whatever context it was bound in.
-      return compound_result(federated_map(std::move(local), s), g.span_first, own_first);
+      return compound_result(federated_map(std::move(local), s, where), g.span_first, own_first);
     }
   }
 }
 
 template <class S, class Z, class Op>
-constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
+constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op,
+                               std::source_location where = std::source_location::current()) {
   using namespace detail;
   using ST = type_or_void_t<S>;
   using ZT = type_or_void_t<Z>;
@@ -193,7 +195,7 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
     } else if constexpr (!SO::federated) {
       using P = struct_t<U, E>;
       using F = function_t<struct_t<ST, U, unnamed_fn_t<P, Op&&>>, typename fn_info<OpT>::result>;
-      return intrinsic_call<F, row::sequence_reduce>(static_cast<S&&>(s),
+      return intrinsic_call<F, row::sequence_reduce>(where, static_cast<S&&>(s),
                                                      static_cast<Z&&>(zero),
                                                      unname_fn<P>(static_cast<Op&&>(op)));
     } else {
@@ -201,14 +203,15 @@ constexpr auto sequence_reduce(S&& s, Z&& zero, Op&& op) {
       auto g = gather(nullptr, static_cast<S&&>(s), static_cast<Z&&>(zero), static_cast<Op&&>(op));
       const auto own_first = static_cast<std::uint32_t>(g.ctx->bindings.size());
       return compound_result(
-          federated_map(reduce_lambda<Seq, U, Op&>{op}, std::tuple<S&, Z&>(s, zero)), g.span_first,
+          federated_map(reduce_lambda<Seq, U, Op&>{op}, std::tuple<S&, Z&>(s, zero), where),
+          g.span_first,
           own_first);
     }
   }
 }
 
 template <class S>
-constexpr auto sequence_sum(S&& s) {
+constexpr auto sequence_sum(S&& s, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using ST = type_or_void_t<S>;
   using SO = seq_operand<ST>;
@@ -232,7 +235,7 @@ constexpr auto sequence_sum(S&& s) {
                     "ctff: sequence_sum: " CTFF_RULE_FULLY_DEFINED("the element type"));
       return poisoned<Result>();
     } else if constexpr (!SO::federated) {
-      return intrinsic_call<function_t<ST, E>, row::sequence_sum>(static_cast<S&&>(s));
+      return intrinsic_call<function_t<ST, E>, row::sequence_sum>(where, static_cast<S&&>(s));
     } else if constexpr (at_server_v<ST> && !fed_info<ST>::all_equal) {
       CTFF_DIAGNOSE(report<labeled<"value", ST>>::shown,
                     "ctff: sequence_sum: " CTFF_RULE_SERVER_SEQUENCE_ALL_EQUAL);
@@ -240,7 +243,7 @@ constexpr auto sequence_sum(S&& s) {
     } else {
       using Seq = typename SO::seq;
       return federated_map(bare_intrinsic<function_t<Seq, E>, row::sequence_sum>{},
-                           static_cast<S&&>(s));
+                           static_cast<S&&>(s), where);
     }
   }
 }

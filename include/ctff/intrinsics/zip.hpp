@@ -7,6 +7,7 @@
 // operator expects one federated value is zipped inline: the zip call is not bound.
 #pragma once
 
+#include <source_location>
 #include <tuple>
 
 #include "ctff/core/enum_is.hpp"
@@ -49,7 +50,7 @@ constexpr auto as_federated(X&& x) {
 
 // federated_zip(s) of a struct of federated values, or federated_zip(a, b, ...).
 template <class S>
-constexpr auto federated_zip(S&& s) {
+constexpr auto federated_zip(S&& s, std::source_location where = std::source_location::current()) {
   using namespace detail;
   using T = type_or_void_t<S>;
   using Z = zip_info<T>;
@@ -77,14 +78,15 @@ constexpr auto federated_zip(S&& s) {
     return poisoned<Guess>();
   } else {
     using ZF = zip_of<T>;
-    return intrinsic_call<typename ZF::fn, typename ZF::intrinsic>(static_cast<S&&>(s));
+    return intrinsic_call<typename ZF::fn, typename ZF::intrinsic>(where, static_cast<S&&>(s));
   }
 }
 
 template <class A, class B, class... C>
 constexpr auto federated_zip(A&& a, B&& b, C&&... c) {
   return federated_zip(std::tuple<A&&, B&&, C&&...>(static_cast<A&&>(a), static_cast<B&&>(b),
-                                                    static_cast<C&&>(c)...));
+                                                    static_cast<C&&>(c)...),
+                       std::source_location{});  // (not known: variadic)
 }
 
 }  // namespace ctff

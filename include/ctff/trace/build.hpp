@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 #include <string_view>
+#include <type_traits>
 
 #include "ctff/core/defer.hpp"
 #include "ctff/trace/convert.hpp"
@@ -48,11 +50,19 @@ constexpr void note_uses(trace_ctx& c, std::uint32_t id, std::uint32_t seq) {
 }
 
 // Records Call(fn, arg), binds it to a Block local and returns the Reference (Python's
-// bind_computation_to_reference).
+// bind_computation_to_reference). `site`: where the user wrote the call, if known (line != 0);
+// remembered by run-time traces compiled by g++ only, the only traces whose calls can be made
+// right to left (trace/written_order.hpp): nothing during constant evaluation or on clang.
 template <class R>
-constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first) {
+constexpr value<R> bound_call(trace_ctx& c, std::uint32_t fn, std::uint32_t arg, std::uint32_t first,
+                              const std::source_location& site = {}) {
   const auto seq = static_cast<std::uint32_t>(c.bindings.size());
   auto id = c.add_typed<R>({.kind = node_kind::call, .a = fn, .b = arg});
+#if defined(__clang__)
+  (void)site;
+#else
+  if (!std::is_constant_evaluated() && site.line() != 0) c.sites.push_back({id, site});
+#endif
   c.order[id].seq = seq;
   note_uses(c, fn, seq);
   note_uses(c, arg, seq);

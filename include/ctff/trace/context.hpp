@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 #include <string_view>
 #include <type_traits>
 
@@ -48,6 +49,13 @@ struct node_order {
 };
 inline constexpr node_order new_node_order{0, no_node, no_node, 0, 0};
 
+// Where a bound intrinsic call was written: recorded by run-time traces compiled by g++ only,
+// whose generated code evaluates function arguments right to left (trace/written_order.hpp).
+struct call_site {
+  std::uint32_t call;  // the bound call's node
+  std::source_location where;
+};
+
 struct trace_ctx : graph {
   scratch<node_order> order;  // one per node (add keeps them in step)
   trace_ctx* parent = nullptr;  // the enclosing trace: name clashes (`name_1`), kept failures
@@ -66,6 +74,13 @@ struct trace_ctx : graph {
   // Floating: where the value that made it was made; nested: where its computation was made.
   made_where made{};
   trace_fault fault{};  // compile time: the first failure (trace/fault.hpp)
+#if !defined(__clang__)
+  scratch<call_site> sites;  // run time only: where each bound intrinsic call was written
+  // Run time only: trace/written_order.hpp's check, set by a run-time trace (runtime_outputs) and
+  // found by its nested traces through `parent`. (A pointer, so that the compile-time traces'
+  // trace_into does not instantiate it: +2 % of the FedAvg TU's instructions on g++ otherwise.)
+  void (*check_order)(const trace_ctx&) = nullptr;
+#endif
 
   constexpr trace_ctx() = default;
   trace_ctx(const trace_ctx&) = delete;
@@ -308,6 +323,12 @@ constexpr void merge_into(trace_ctx& to, trace_ctx& from) {
     to.embeds.push_back(e);
   }
   if (to.floating) to.named = to.named || from.named;
+#if !defined(__clang__)
+  for (call_site s : from.sites) {
+    s.call += no;
+    to.sites.push_back(s);
+  }
+#endif
   from.binding_offset = static_cast<std::uint32_t>(to.bindings.size());
   for (auto b : from.bindings) to.bindings.push_back(b + no);
   from.node_offset = no;

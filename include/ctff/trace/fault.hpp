@@ -33,6 +33,16 @@
   "Python's order (a result left unused, or kept in a variable of a helper, sits between "     \
   "them); bind each argument to a named variable first"
 
+// Two calls written on one line that g++'s generated code made right to left where no ctff
+// operation received them together (a run-time trace only: trace/written_order.hpp). The line and
+// the calls follow.
+#define CTFF_WRITTEN_ORDER_MESSAGE                                                                 \
+  "ctff: g++ made two calls written on one line right to left (the arguments of a function that " \
+  "is not a ctff operation, such as `auto t = std::tuple(f(a), g(b));` or your own "             \
+  "`pair_up(f(a), g(b))`), so their Python order is lost; give each call its own variable "      \
+  "first (`auto x = f(a); auto y = g(b);`), or write the tuple with braces (`std::tuple{f(a), "  \
+  "g(b)}`: left to right)"
+
 // A computation with captures traced early (on constants only, during a compile-time trace) under
 // a name that an enclosing trace turned out to have (trace/nested.hpp: checked_embed).
 #define CTFF_FLOATING_RENAMED_MESSAGE                                                              \

@@ -16,6 +16,7 @@
 #include "ctff/trace/error.hpp"
 #include "ctff/trace/nested.hpp"
 #include "ctff/trace/trace_into.hpp"
+#include "ctff/trace/written_order.hpp"
 
 namespace ctff::detail {
 
@@ -42,6 +43,9 @@ class runtime_outputs {
       ctx_.suffix = context_suffix(parent, name);
       inside_ = true;
     }
+#if !defined(__clang__)
+    ctx_.check_order = &check_written_order<>;  // (trace/written_order.hpp)
+#endif
     {
       const active_trace_scope<> active(&ctx_);
       root_ = trace_into<Fn, P>(fn, name, ctx_);

@@ -119,6 +119,16 @@ constexpr std::uint32_t trace_into(const Fn& fn, std::string_view name, trace_ct
       gather(&ctx, std::move(result));
     }
     ctx.alive_after = 0;
+#if !defined(__clang__)
+    // The bindings are final: calls g++ made right to left that could not be put back fail here
+    // (trace/written_order.hpp; run time only, through the pointer the run-time trace set).
+    if (!std::is_constant_evaluated())
+      for (const trace_ctx* p = &ctx; p; p = p->parent)
+        if (p->check_order) {
+          p->check_order(ctx);
+          break;
+        }
+#endif
     r = convert_t<Res>::make(ctx, result);
   }
   std::uint32_t body = r;
