@@ -14,6 +14,7 @@
 #include "ctff/ctff.hpp"
 #include "ctff/read.hpp"
 #include "ctff/run.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -27,17 +28,6 @@ executor make_executor(std::optional<std::size_t> clients, unsigned threads, run
   o.threads = threads;
   o.limits = limits;
   return executor(o);
-}
-
-template <class E, class F>
-E error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e;
-  }
-  FAIL("the expected error was not thrown");
-  return E("", "");
 }
 
 struct point {

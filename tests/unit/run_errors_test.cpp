@@ -14,6 +14,7 @@
 #include "ctff/ctff.hpp"
 #include "ctff/read.hpp"
 #include "ctff/run.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -47,18 +48,6 @@ dynamic_value floats_at_clients(std::vector<float> xs) {
   std::vector<dynamic_value> m;
   for (float x : xs) m.push_back(make_scalar<dtype::float32>(x));
   return make_federated(placement_kind::clients, false, std::move(m));
-}
-
-// The execution_error a run throws; fails the test when it throws none.
-template <class F>
-execution_error error_of(F&& f) {
-  try {
-    f();
-  } catch (const execution_error& e) {
-    return e;
-  }
-  FAIL("no execution_error");
-  return execution_error("", "");
 }
 
 // The original exception an execution_error nests, rethrown (nothing: none).
@@ -113,7 +102,7 @@ TEST_CASE("run binding by key: what it returns is checked against the result typ
       INFO(c.what << ", " << threads << " thread(s)");
       executor ex({.threads = threads});
       ex.bind(key, odd_on_client_1(c.make, same));
-      const execution_error e = error_of([&] { ex.run(tree, arg); });
+      const execution_error e = error_of<execution_error>([&] { ex.run(tree, arg); });
       CHECK(e.problem() == "client 1: the binding of " + key + (c.problem[0] == 'r' ? " " : ": ") + c.problem);
       // The federated_map whose client failed, a local of the block Python's tracing makes.
       CHECK(e.path() == "lambda.result.block.local[0](fc_scale_all_symbol_0)");
@@ -139,12 +128,12 @@ TEST_CASE("run binding by key: a struct result is checked element by element", "
   };
   executor ex({.threads = 2});
   ex.bind(key, odd_on_client_1(result(make_scalar<dtype::float32>(3.0f), {"loss", "examples"}), right));
-  CHECK(error_of([&] { ex.run(tree, arg); }).problem() ==
+  CHECK(error_of<execution_error>([&] { ex.run(tree, arg); }).problem() ==
         "client 1: the binding of " + key +
             ": its result is not of its result type <loss=float32,examples=int32>: at result.examples: "
             "expected int32, got float32");
   ex.bind(key, odd_on_client_1(result(make_scalar<dtype::int32>(3), {"loss", "count"}), right));
-  CHECK(error_of([&] { ex.run(tree, arg); }).problem() ==
+  CHECK(error_of<execution_error>([&] { ex.run(tree, arg); }).problem() ==
         "client 1: the binding of " + key +
             ": its result is not of its result type <loss=float32,examples=int32>: at result: element 1 is "
             "named 'count', expected 'examples'");
@@ -160,14 +149,14 @@ TEST_CASE("run binding by key: a struct result is checked element by element", "
 TEST_CASE("run binding by key: no-parameter computations and Data, outside any client", "[run][errors]") {
   executor ex({.threads = 1});
   ex.bind(std::string(draw.compact()), [](const dynamic_value*) { return make_scalar<dtype::float32>(1.0f); });
-  CHECK(error_of([&] { ex.run(read_computation(draw_once.bytes())); }).problem() ==
+  CHECK(error_of<execution_error>([&] { ex.run(read_computation(draw_once.bytes())); }).problem() ==
         "the binding of " + std::string(draw.compact()) +
             ": its result is not of its result type int32: at result: expected int32, got float32");
   ex.bind(std::string(dataset.compact()), [](const dynamic_value*) {
     return make_federated(placement_kind::server, true,
                           {make_sequence({make_scalar<dtype::float32>(1.0f), make_scalar<dtype::float64>(2.0)})});
   });
-  CHECK(error_of([&] { ex.run(read_computation(first_total.bytes())); }).problem() ==
+  CHECK(error_of<execution_error>([&] { ex.run(read_computation(first_total.bytes())); }).problem() ==
         "the binding of " + std::string(dataset.compact()) +
             ": its result is not of its result type float32*@SERVER: at result[1]: expected float32, got float64");
 }
@@ -183,7 +172,7 @@ TEST_CASE("run bindings that throw: wrapped with the client, the key and the pat
       if (a->tensor().get<dtype::float32>()[0] > 2.0f) throw std::out_of_range("no model for this input");
       return *a;
     });
-    const execution_error e = error_of([&] { ex.run(tree, arg); });
+    const execution_error e = error_of<execution_error>([&] { ex.run(tree, arg); });
     CHECK(e.problem() == "client 2: the binding of " + key + " threw: no model for this input");
     CHECK(e.path() == "lambda.result.block.local[0](fc_scale_all_symbol_0)");
     bool nested = false;
@@ -197,7 +186,7 @@ TEST_CASE("run bindings that throw: wrapped with the client, the key and the pat
   // Not a std::exception: still wrapped, still nested.
   executor ex({.threads = 1});
   ex.bind(key, [](const dynamic_value*) -> dynamic_value { throw 42; });
-  const execution_error e = error_of([&] { ex.run(tree, arg); });
+  const execution_error e = error_of<execution_error>([&] { ex.run(tree, arg); });
   CHECK(e.problem() == "client 0: the binding of " + key + " threw an exception that is not a std::exception");
   int thrown = 0;
   try {
@@ -211,7 +200,7 @@ TEST_CASE("run bindings that throw: wrapped with the client, the key and the pat
     if (x > 3.0f) throw std::domain_error("too large");
     return x;
   });
-  CHECK(error_of([&] { ex.call<float>(scale_all, std::vector<float>{1.0f, 4.0f}); }).problem() ==
+  CHECK(error_of<execution_error>([&] { ex.call<float>(scale_all, std::vector<float>{1.0f, 4.0f}); }).problem() ==
         "client 1: the binding of " + key + " threw: too large");
 }
 
@@ -221,9 +210,9 @@ TEST_CASE("run secure sums: a violation names the client, the place and the valu
       [](auto v) { return federated_secure_sum(v, 10); });
   using row = std::array<i32, 3>;
   executor ex({.threads = 2});
-  auto e = error_of([&] { ex.call<row>(ss, std::vector<row>{{1, 2, 3}, {4, 5, 6}, {0, 11, 0}, {-1, 0, 0}}); });
+  auto e = error_of<execution_error>([&] { ex.call<row>(ss, std::vector<row>{{1, 2, 3}, {4, 5, 6}, {0, 11, 0}, {-1, 0, 0}}); });
   CHECK(e.problem() == "federated_secure_sum: client 2: value[1] = 11 lies outside [0, 10]");
-  e = error_of([&] { ex.call<row>(ss, std::vector<row>{{1, 2, 3}, {0, 0, -7}}); });
+  e = error_of<execution_error>([&] { ex.call<row>(ss, std::vector<row>{{1, 2, 3}, {0, 0, -7}}); });
   CHECK(e.problem() == "federated_secure_sum: client 1: value[2] = -7 lies outside [0, 10]");
   CHECK(ex.call<row>(ss, std::vector<row>{{1, 2, 3}, {10, 0, 0}}) == row{11, 2, 3});
   // A struct member, by name; the bound per leaf.
@@ -233,13 +222,13 @@ TEST_CASE("run secure sums: a violation names the client, the place and the valu
   };
   static constexpr auto named = computation<"named", at_clients<counts>>(
       [](auto v) { return federated_secure_sum(v, 1000); });
-  e = error_of([&] { ex.call<counts>(named, std::vector<counts>{{3, 1000}, {1, 1001}}); });
+  e = error_of<execution_error>([&] { ex.call<counts>(named, std::vector<counts>{{3, 1000}, {1, 1001}}); });
   CHECK(e.problem() == "federated_secure_sum: client 1: value.b = 1001 lies outside [0, 1000]");
   // A negative bound: an error of its own whatever the clients hold; with no clients, the zero
   // (reference/execution.md: no element lies outside it).
   static constexpr auto negative = computation<"negative", at_clients<i32>>(
       [](auto v) { return federated_secure_sum(v, -1); });
-  e = error_of([&] { ex.call<i32>(negative, std::vector<i32>{0, 0}); });
+  e = error_of<execution_error>([&] { ex.call<i32>(negative, std::vector<i32>{0, 0}); });
   CHECK(e.problem() == "federated_secure_sum: the bound -1 is negative or NaN");
   CHECK(ex.call<i32>(negative, std::vector<i32>{}) == 0);
 }

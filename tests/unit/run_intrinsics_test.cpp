@@ -16,6 +16,7 @@
 #include "ctff/ctff.hpp"
 #include "ctff/read.hpp"
 #include "ctff/run.hpp"
+#include "error_of.hpp"
 #include "run_wire.hpp"
 
 namespace {
@@ -41,18 +42,6 @@ executor on_threads(unsigned threads) {
   run_options o;
   o.threads = threads;
   return executor(o);
-}
-
-// The execution_error f throws (fails the test when it throws none).
-template <class F>
-execution_error execution_error_of(F&& f) {
-  try {
-    f();
-  } catch (const execution_error& e) {
-    return e;
-  }
-  FAIL("no execution_error thrown");
-  return execution_error("", "");
 }
 
 dynamic_value i32s(std::vector<i32> v) {
@@ -259,7 +248,7 @@ TEST_CASE("run federated_secure_sum: a sum, every element in [0, bound]", "[run]
   auto ex = on_threads(2);
   CHECK(ex.call<i32>(ss, ivec{0, 5, 3}) == 8);  // 0 and the bound itself pass
   CHECK(ex.call<i32>(ss, ivec{}) == 0);
-  const execution_error below = execution_error_of([&] { ex.call<i32>(ss, ivec{1, -1}); });
+  const execution_error below = error_of<execution_error>([&] { ex.call<i32>(ss, ivec{1, -1}); });
   // The building block: the call bound to the block's first local.
   CHECK(below.path() == "lambda.result.block.local[0](fc_ss_symbol_0)");
   CHECK(below.problem() == "federated_secure_sum: client 1: value = -1 lies outside [0, 5]");
@@ -316,7 +305,7 @@ TEST_CASE("run federated_select: fn(<server value, k>) per key, in key order", "
   CHECK(ex.call<seqs>(sel2, keys2{{2, 1}, {7, 9}, {0, 0}}, 3, 1000) == seqs{{1020, 1010}, {1070, 1090}, {1000, 1000}});
   CHECK(ex.call<seqs>(sel2, keys2{}, 3, 1000).empty());
   // A client with zero keys is an execution error (with N = 0 no client has zero keys).
-  const execution_error e = execution_error_of([&] {
+  const execution_error e = error_of<execution_error>([&] {
     ex.call<seqs>(sel0, std::vector<std::array<i32, 0>>{{}, {}}, 3, 1000);
   });
   CHECK(e.problem().find("no keys") != std::string::npos);
@@ -422,7 +411,7 @@ TEST_CASE("run generic_divide: integers truncate toward zero and wrap, floats fo
   CHECK(run<i32>(d, 7, -2) == -3);
   CHECK(run<i32>(d, -7, -2) == 3);
   CHECK(run<i32>(d, int_min, -1) == int_min);
-  const execution_error e = execution_error_of([&] { run<i32>(d, 1, 0); });
+  const execution_error e = error_of<execution_error>([&] { run<i32>(d, 1, 0); });
   CHECK(e.problem().find("division by zero") != std::string::npos);
   CHECK(e.path() == "lambda.result.block.local[0](fc_d_symbol_0)");
   CHECK_THROWS_AS(run<i32>(d, 0, 0), execution_error);
@@ -606,7 +595,7 @@ TEST_CASE("run a reference to a name nothing binds: an execution error at the re
       pair, {{"", w::ref(i, "x")}, {"", w::block(i, {{"y", w::ref(i, "x")}}, w::ref(i, "y"))}, {"", w::ref(i, "y")}});
   const computation_tree tree = read_computation(w::lambda(w::function(i, pair), "x", body));
   const execution_error e =
-      execution_error_of([&] { on_threads(1).run(tree, make_scalar<dtype::int32>(1)); });
+      error_of<execution_error>([&] { on_threads(1).run(tree, make_scalar<dtype::int32>(1)); });
   CHECK(std::string(e.what()).find("the reference y is not bound") != std::string::npos);
   CHECK(e.path() == "lambda.result.struct[2]");
 }
@@ -689,7 +678,7 @@ TEST_CASE("run execution errors of the reference's rules (hand-written programs)
   const std::string fq = w::tensor(1, {-1});
   const computation_tree sum_q = read_computation(w::apply_intrinsic(w::at_clients(fq), w::at_server(fq), "federated_sum"));
   const dynamic_value m = make_tensor<dtype::float32>({1.0f, 2.0f}, {2});
-  const execution_error e = execution_error_of([&] {
+  const execution_error e = error_of<execution_error>([&] {
     with_clients(2).run(sum_q, make_federated(placement_kind::clients, false, {m, m}));
   });
   CHECK(e.path() == "lambda.result");
@@ -702,7 +691,7 @@ TEST_CASE("run execution errors of the reference's rules (hand-written programs)
   const std::string b = w::tensor(10), bb = w::struct_type({{"", b}, {"", b}});
   const computation_tree plus_b = read_computation(w::apply_intrinsic(bb, b, "generic_plus"));
   const dynamic_value t = make_scalar<dtype::bool_>(true);
-  const execution_error eb = execution_error_of([&] { with_clients(0).run(plus_b, make_struct_value({t, t})); });
+  const execution_error eb = error_of<execution_error>([&] { with_clients(0).run(plus_b, make_struct_value({t, t})); });
   CHECK(eb.problem().find("bool") != std::string::npos);
 }
 
@@ -710,12 +699,12 @@ TEST_CASE("run references and selections: unbound or out of range is an error (h
   const std::string i = w::tensor(3), one = w::struct_type({{"", i}});
   // (x -> y)
   const computation_tree unbound = read_computation(w::lambda(w::function(i, i), "x", w::ref(i, "y")));
-  const execution_error e = execution_error_of([&] { with_clients(0).run(unbound, make_scalar<dtype::int32>(1)); });
+  const execution_error e = error_of<execution_error>([&] { with_clients(0).run(unbound, make_scalar<dtype::int32>(1)); });
   CHECK(e.path() == "lambda.result");
   CHECK(e.problem().find("not bound") != std::string::npos);
   // (x -> x[1]) of a one-element struct.
   const computation_tree out = read_computation(w::lambda(w::function(one, i), "x", w::sel(i, w::ref(one, "x"), 1)));
-  const execution_error o = execution_error_of([&] {
+  const execution_error o = error_of<execution_error>([&] {
     with_clients(0).run(out, make_struct_value({make_scalar<dtype::int32>(1)}));
   });
   CHECK(o.path() == "lambda.result");
@@ -737,7 +726,7 @@ TEST_CASE("run federated_secure_sum_bitwidth: a bitwidth outside [1, 62] is an e
 
 TEST_CASE("run errors of clients: the lowest failing client is reported, whatever the threads", "[run]") {
   for (unsigned threads : {1u, 2u, 4u, 8u}) {
-    const execution_error e = execution_error_of([&] {
+    const execution_error e = error_of<execution_error>([&] {
       on_threads(threads).call(sel0, std::vector<std::array<i32, 0>>(16), 3, 1000);
     });
     CHECK(e.problem() == "federated_select: client 0 has no keys");
