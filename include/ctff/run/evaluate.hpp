@@ -3,6 +3,7 @@
 // computations run through the user's bindings. Errors carry the path of the building block.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -86,15 +87,23 @@ inline dynamic_value conform(const dynamic_value& v, typed t, std::size_t n) {
     if (s.elements.size() != t.kids()) return v;
     // Names come from the type (reference §1) where the value has none: a pair the executor made
     // (federated_aggregate's <acc, x>, federated_select's <server value, key>, ...) meeting a
-    // named parameter.
-    std::vector<std::string> names = s.names.empty() ? struct_names(t) : s.names;
-    bool changed = s.names.empty() && !names.empty();
-    std::vector<dynamic_value> e;
+    // named parameter. Nothing is copied unless something changes (every closure call and
+    // binding result comes here).
+    std::vector<dynamic_value> e;  // the elements, once one of them changed
+    bool changed = false;
     for (std::size_t k = 0; k != s.elements.size(); ++k) {
-      e.push_back(conform(s.elements[k], t.kid(static_cast<std::uint32_t>(k)), n));
-      changed = changed || !e.back().shares(s.elements[k]);
+      dynamic_value c = conform(s.elements[k], t.kid(static_cast<std::uint32_t>(k)), n);
+      if (!changed && !c.shares(s.elements[k])) {
+        changed = true;
+        e.assign(s.elements.begin(), s.elements.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+      if (changed) e.push_back(std::move(c));
     }
-    return changed ? make_struct_value(std::move(e), std::move(names)) : v;
+    std::vector<std::string> type_names;
+    if (s.names.empty()) type_names = struct_names(t);
+    if (!changed && type_names.empty()) return v;
+    if (!changed) e = s.elements;
+    return make_struct_value(std::move(e), s.names.empty() ? std::move(type_names) : s.names);
   }
   return v;
 }
