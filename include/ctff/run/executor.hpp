@@ -306,6 +306,23 @@ class executor {
     return run_program(detail::prepare(std::move(t)), arg);
   }
 
+  // The value of a computation, not called: a function value for a lambda, an intrinsic or a
+  // bound opaque computation (keeping t alive), else what the computation evaluates to. With
+  // apply(), a computation's pieces held and called one at a time, as a remote worker does; N is
+  // run_options::clients (unset: 0).
+  dynamic_value evaluate(std::shared_ptr<const computation_tree> t) {
+    if (t->root == no_index || t->root >= t->nodes.size()) throw argument_error("", "the Computation is empty");
+    const auto prog = detail::prepare(std::move(t));
+    return in_context(options_.clients.value_or(0),
+                      [&](run_context& c) { return detail::evaluator{prog, c}.eval(prog->tree().root, {}); });
+  }
+  // Calls a function value with arg (null: none).
+  dynamic_value apply(const dynamic_value& fn, const dynamic_value& arg = {}) {
+    if (!fn.is(value_kind::function)) throw argument_error("", "a call of a value that is not a function");
+    return in_context(options_.clients.value_or(0),
+                      [&](run_context& c) { return detail::call(fn, arg ? &arg : nullptr, c); });
+  }
+
  private:
   dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg) {
     const computation_tree& t = prog->tree();
@@ -323,6 +340,19 @@ class executor {
     if (n > options_.limits.max_clients)
       throw argument_error("clients", std::to_string(n) + " clients exceed run_limits::max_clients (" +
                                           std::to_string(options_.limits.max_clients) + ")");
+    return in_context(n, [&](run_context& c) {
+      const detail::evaluator e{prog, c};
+      dynamic_value f = e.eval(t.root, {});
+      if (!is_function) return f;
+      dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
+      return detail::conform(r, fn.result(), n);
+    });
+  }
+
+  // f(context) in a fresh run context of n clients (this thread charging its budget), a fault of
+  // the run turned into an execution_error.
+  template <class F>
+  dynamic_value in_context(std::size_t n, F f) {
     run_context c(n, options_.limits, *pool_, bindings_);
     detail::byte_budget*& budget = detail::byte_budget::current();
     detail::byte_budget* was = budget;
@@ -333,13 +363,9 @@ class executor {
       ~restore() { b = was; }
     } restore_budget{budget, was};
     try {
-      const detail::evaluator e{prog, c};
-      dynamic_value f = e.eval(t.root, {});
-      if (!is_function) return f;
-      dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
-      return detail::conform(r, fn.result(), n);
-    } catch (const detail::run_fault& f) {
-      detail::throw_at(f, "");
+      return f(c);
+    } catch (const detail::run_fault& fault) {
+      detail::throw_at(fault, "");
     } catch (const std::bad_alloc&) {
       throw execution_error("", "out of memory");
     }
