@@ -17,6 +17,10 @@ packages=(
   protobuf-compiler
   libbenchmark-dev
   nlohmann-json3-dev
+  libgrpc++-dev
+  protobuf-compiler-grpc
+  python3-grpcio
+  python3-protobuf
   clang-16
   libclang-rt-16-dev
   clang-22

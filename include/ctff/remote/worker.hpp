@@ -1,0 +1,470 @@
+// A ctff worker: TFF's remote-execution service (tensorflow_federated.v0.ExecutorGroup) over
+// ctff::executor, so that TFF's own controllers (Python's RemoteExecutor, the C++ composing
+// stack) and ctff's remote executor drive it. One executor per set of cardinalities, shared and
+// counted as TFF's service does; each holds the values it was sent or computed, by decimal id.
+// Status codes as TFF's clients read them: FAILED_PRECONDITION only for an unknown executor
+// (they get a new one and retry), INVALID_ARGUMENT for what cannot be used (a malformed value,
+// an unknown id, an argument of the wrong type), INTERNAL for a run that fails (ctff's message
+// and building-block path), RESOURCE_EXHAUSTED for a worker limit; a request is all or nothing.
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <random>
+#include <string>
+#include <utility>
+
+#include <grpcpp/grpcpp.h>
+#include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
+
+#include "ctff/read/error.hpp"
+#include "ctff/read/reader.hpp"
+#include "ctff/remote/value_message.hpp"
+#include "ctff/run/error.hpp"
+#include "ctff/run/executor.hpp"
+
+namespace ctff {
+
+// What one worker holds at most; a request that would go beyond is RESOURCE_EXHAUSTED.
+struct worker_limits {
+  std::size_t max_executors = 256;                     // distinct sets of cardinalities at once
+  std::size_t max_values = std::size_t{1} << 20;       // values held by one executor
+  std::uint64_t max_held_bytes = std::uint64_t{4} << 30;  // bytes of tensors one executor holds
+};
+
+struct worker_options {
+  run_options run{};  // each executor's threads and run limits (its clients: from GetExecutor)
+  worker_limits limits{};
+  int max_concurrent_calls = -1;  // CreateCall requests running at once (-1: no limit)
+  // Called on each new executor before it runs anything: binds the opaque computations
+  // (TensorFlow, XLA, Data) the worker can run, as executor::bind does.
+  std::function<void(executor&)> setup{};
+};
+
+namespace detail {
+
+// The bytes of tensors a value holds (shared parts counted each time: an upper bound).
+inline std::uint64_t held_bytes(const dynamic_value& v) {
+  if (!v) return 0;
+  switch (v.kind()) {
+    case value_kind::tensor:
+      return std::visit(
+          [](const auto& e) -> std::uint64_t {
+            using E = typename std::remove_cvref_t<decltype(e)>::value_type;
+            std::uint64_t n = e.size() * sizeof(E);
+            if constexpr (std::is_same_v<E, std::string>)
+              for (const auto& s : e) n += s.size();
+            return n;
+          },
+          v.tensor().elements);
+    case value_kind::struct_: {
+      std::uint64_t n = 0;
+      for (const dynamic_value& e : v.structure().elements) n += held_bytes(e);
+      return n;
+    }
+    case value_kind::federated: {
+      const auto& m = v.federated().members;
+      std::uint64_t n = 0;
+      for (std::size_t k = 0; k != m.size(); ++k) n += k && m[k].shares(m[k - 1]) ? 0 : held_bytes(m[k]);
+      return n;
+    }
+    case value_kind::sequence: {
+      std::uint64_t n = 0;
+      for (const dynamic_value& e : v.sequence().elements) n += held_bytes(e);
+      return n;
+    }
+    case value_kind::function:
+    case value_kind::placement: break;
+  }
+  return 0;
+}
+
+// A failure of one request, with the status code TFF's clients expect for it.
+struct request_failure {
+  grpc::StatusCode code;
+  std::string message;
+};
+[[noreturn]] inline void refuse(grpc::StatusCode code, std::string message) {
+  throw request_failure{code, std::move(message)};
+}
+
+// The values of a CLIENTS placement an executor serves must have its N members.
+inline void check_clients(const dynamic_value& v, std::size_t n, const std::string& where) {
+  if (!v) return;
+  if (v.is(value_kind::federated)) {
+    const federated_data& f = v.federated();
+    if (f.where == placement_kind::clients && !f.all_equal && f.members.size() != n)
+      refuse(grpc::StatusCode::INVALID_ARGUMENT,
+             where + ": a CLIENTS value of " + std::to_string(f.members.size()) + " members; this executor has " +
+                 std::to_string(n) + " clients");
+  } else if (v.is(value_kind::struct_)) {
+    const struct_data& s = v.structure();
+    for (std::size_t k = 0; k != s.elements.size(); ++k) check_clients(s.elements[k], n, where + step_text(s.name(k), k));
+  }
+}
+
+// One executor of a worker and the values it holds.
+class worker_executor {
+ public:
+  worker_executor(std::string id, run_options options, const worker_limits& limits)
+      : id_(std::move(id)), ex_(options), limits_(limits) {}
+
+  const std::string& id() const { return id_; }
+  executor& runner() { return ex_; }
+  std::size_t clients() const { return ex_.options().clients.value_or(0); }
+
+  // Holds v; returns its id.
+  std::string hold(dynamic_value v) {
+    const std::uint64_t bytes = held_bytes(v);
+    std::lock_guard lock(m_);
+    if (values_.size() >= limits_.max_values)
+      refuse(grpc::StatusCode::RESOURCE_EXHAUSTED,
+             "executor " + id_ + " holds " + std::to_string(values_.size()) +
+                 " values (worker_limits::max_values); dispose of some first");
+    if (bytes > limits_.max_held_bytes || held_ > limits_.max_held_bytes - bytes)
+      refuse(grpc::StatusCode::RESOURCE_EXHAUSTED,
+             "executor " + id_ + " would hold more than worker_limits::max_held_bytes (" +
+                 std::to_string(limits_.max_held_bytes) + ") bytes of tensors; dispose of some first");
+    held_ += bytes;
+    const std::uint64_t id = ++next_;
+    values_.emplace(id, held{std::move(v), bytes});
+    return std::to_string(id);
+  }
+  dynamic_value get(const std::string& ref, const char* role) const {
+    const std::uint64_t id = parse(ref, role);
+    std::lock_guard lock(m_);
+    auto it = values_.find(id);
+    if (it == values_.end())
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, std::string(role) + ": executor " + id_ + " holds no value " + ref);
+    return it->second.v;
+  }
+  void dispose(const std::string& ref) {
+    const std::uint64_t id = parse(ref, "value_ref");
+    std::lock_guard lock(m_);
+    auto it = values_.find(id);
+    if (it == values_.end())
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "Dispose: executor " + id_ + " holds no value " + ref);
+    held_ -= it->second.bytes;
+    values_.erase(it);
+  }
+
+ private:
+  static std::uint64_t parse(const std::string& ref, const char* role) {
+    std::uint64_t id = 0;
+    if (ref.empty() || ref.size() > 19) refuse(grpc::StatusCode::INVALID_ARGUMENT, std::string(role) + ": `" + ref.substr(0, 32) + "` is not a value id");
+    for (char c : ref) {
+      if (c < '0' || c > '9') refuse(grpc::StatusCode::INVALID_ARGUMENT, std::string(role) + ": `" + ref.substr(0, 32) + "` is not a value id");
+      id = id * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return id;
+  }
+  struct held {
+    dynamic_value v;
+    std::uint64_t bytes;
+  };
+  std::string id_;
+  executor ex_;
+  worker_limits limits_;
+  mutable std::mutex m_;
+  std::map<std::uint64_t, held> values_;
+  std::uint64_t next_ = 0;
+  std::uint64_t held_ = 0;
+};
+
+// Lets at most `max` callers in at once (max < 0: any number).
+class call_gate {
+ public:
+  explicit call_gate(int max) : max_(max) {}
+  class pass {
+   public:
+    explicit pass(call_gate& g) : g_(g) {
+      if (g_.max_ < 0) return;
+      std::unique_lock lock(g_.m_);
+      g_.cv_.wait(lock, [&] { return g_.in_ < g_.max_; });
+      ++g_.in_;
+    }
+    ~pass() {
+      if (g_.max_ < 0) return;
+      {
+        std::lock_guard lock(g_.m_);
+        --g_.in_;
+      }
+      g_.cv_.notify_one();
+    }
+    pass(const pass&) = delete;
+    pass& operator=(const pass&) = delete;
+
+   private:
+    call_gate& g_;
+  };
+
+ private:
+  int max_;
+  int in_ = 0;
+  std::mutex m_;
+  std::condition_variable cv_;
+};
+
+}  // namespace detail
+
+// The ExecutorGroup service: register it with a grpc::ServerBuilder (ctff::serve does).
+class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Service {
+  using Status = grpc::Status;
+  using Ctx = grpc::ServerContext;
+
+ public:
+  explicit worker_service(worker_options options = {})
+      : options_(std::move(options)), gate_(options_.max_concurrent_calls), service_id_(std::random_device{}()) {}
+
+  Status GetExecutor(Ctx*, const tensorflow_federated::v0::GetExecutorRequest* rq,
+                     tensorflow_federated::v0::GetExecutorResponse* rs) override {
+    return answer([&] {
+      std::map<std::string, std::int64_t> card;  // by uri, as TFF keys its executors
+      for (const auto& c : rq->cardinalities()) {
+        const std::string& uri = c.placement().uri();
+        if (uri != "clients" && uri != "server")
+          detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: the placement `" + uri.substr(0, 64) + "` (clients and server only)");
+        if (c.cardinality() < 0) detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a cardinality of " + std::to_string(c.cardinality()));
+        card[uri] = c.cardinality();
+      }
+      if (card.count("server") && card["server"] > 1)
+        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a server cardinality of " + std::to_string(card["server"]) + " (at most 1)");
+      const std::int64_t n = card.count("clients") ? card["clients"] : 0;
+      if (static_cast<std::uint64_t>(n) > options_.run.limits.max_clients)
+        detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: " + std::to_string(n) + " clients exceed run_limits::max_clients (" +
+                                                                 std::to_string(options_.run.limits.max_clients) + ")");
+      std::string key;
+      for (const auto& [uri, k] : card) key += (key.empty() ? "" : ",") + uri + "=" + std::to_string(k);
+      std::lock_guard lock(m_);
+      auto it = by_key_.find(key);
+      if (it == by_key_.end()) {
+        if (by_key_.size() >= options_.limits.max_executors)
+          detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: the worker has " + std::to_string(by_key_.size()) +
+                                                                   " executors (worker_limits::max_executors)");
+        run_options ro = options_.run;
+        ro.clients = static_cast<std::size_t>(n);
+        auto e = std::make_shared<detail::worker_executor>(
+            key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++), ro, options_.limits);
+        if (options_.setup) options_.setup(e->runner());
+        it = by_key_.emplace(key, entry{std::move(e), 0}).first;
+        by_id_[it->second.e->id()] = key;
+      }
+      ++it->second.refs;
+      rs->mutable_executor()->set_id(it->second.e->id());
+    });
+  }
+
+  Status CreateValue(Ctx*, const tensorflow_federated::v0::CreateValueRequest* rq,
+                     tensorflow_federated::v0::CreateValueResponse* rs) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "CreateValue");
+      executor& ex = e->runner();
+      dynamic_value v = from_message(rq->value(), [&](const federated_language::Computation& c) {
+        std::string bytes;
+        if (!c.SerializeToString(&bytes)) detail::remote_fail("value", "a Computation that does not serialize");
+        return ex.evaluate(std::make_shared<const computation_tree>(read_computation(bytes)));
+      });
+      detail::check_clients(v, e->clients(), "CreateValue: value");
+      rs->mutable_value_ref()->set_id(e->hold(std::move(v)));
+    });
+  }
+
+  Status CreateCall(Ctx* ctx, const tensorflow_federated::v0::CreateCallRequest* rq,
+                    tensorflow_federated::v0::CreateCallResponse* rs) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "CreateCall");
+      const dynamic_value fn = e->get(rq->function_ref().id(), "CreateCall: function_ref");
+      if (!fn.is(value_kind::function))
+        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateCall: function_ref " + rq->function_ref().id() + " is not a function");
+      const dynamic_value arg = rq->has_argument_ref() ? e->get(rq->argument_ref().id(), "CreateCall: argument_ref") : dynamic_value{};
+      dynamic_value r;
+      {
+        const detail::call_gate::pass pass(gate_);
+        r = e->runner().apply(fn, arg);
+      }
+      if (ctx && ctx->IsCancelled()) detail::refuse(grpc::StatusCode::CANCELLED, "CreateCall: the caller went away");
+      rs->mutable_value_ref()->set_id(e->hold(std::move(r)));
+    });
+  }
+
+  Status CreateStruct(Ctx*, const tensorflow_federated::v0::CreateStructRequest* rq,
+                      tensorflow_federated::v0::CreateStructResponse* rs) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "CreateStruct");
+      std::vector<dynamic_value> elements;
+      std::vector<std::string> names;
+      bool named = false;
+      for (const auto& el : rq->element()) {
+        elements.push_back(e->get(el.value_ref().id(), "CreateStruct: element"));
+        names.push_back(el.name());
+        named = named || !el.name().empty();
+      }
+      if (!named) names.clear();
+      rs->mutable_value_ref()->set_id(e->hold(make_struct_value(std::move(elements), std::move(names))));
+    });
+  }
+
+  Status CreateSelection(Ctx*, const tensorflow_federated::v0::CreateSelectionRequest* rq,
+                         tensorflow_federated::v0::CreateSelectionResponse* rs) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "CreateSelection");
+      const dynamic_value src = e->get(rq->source_ref().id(), "CreateSelection: source_ref");
+      if (!src.is(value_kind::struct_))
+        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: source_ref " + rq->source_ref().id() + " is not a struct");
+      const auto& el = src.structure().elements;
+      if (rq->index() < 0 || static_cast<std::size_t>(rq->index()) >= el.size())
+        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: index " + std::to_string(rq->index()) +
+                                                               " of a struct of " + std::to_string(el.size()));
+      rs->mutable_value_ref()->set_id(e->hold(el[static_cast<std::size_t>(rq->index())]));
+    });
+  }
+
+  Status Compute(Ctx*, const tensorflow_federated::v0::ComputeRequest* rq,
+                 tensorflow_federated::v0::ComputeResponse* rs) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "Compute");
+      *rs->mutable_value() = to_message(e->get(rq->value_ref().id(), "Compute: value_ref"));
+    });
+  }
+
+  Status Dispose(Ctx*, const tensorflow_federated::v0::DisposeRequest* rq,
+                 tensorflow_federated::v0::DisposeResponse*) override {
+    return answer([&] {
+      auto e = find(rq->executor(), "Dispose");
+      for (const auto& r : rq->value_ref()) e->dispose(r.id());
+    });
+  }
+
+  Status DisposeExecutor(Ctx*, const tensorflow_federated::v0::DisposeExecutorRequest* rq,
+                         tensorflow_federated::v0::DisposeExecutorResponse*) override {
+    return answer([&] {
+      // An executor already gone is no error: TFF's clients dispose again after a worker restart.
+      std::lock_guard lock(m_);
+      auto id = by_id_.find(rq->executor().id());
+      if (id == by_id_.end()) return;
+      auto it = by_key_.find(id->second);
+      if (--it->second.refs == 0) {
+        by_key_.erase(it);
+        by_id_.erase(id);
+      }
+    });
+  }
+
+  // How many executors the worker holds (for tests and monitoring).
+  std::size_t executors() const {
+    std::lock_guard lock(m_);
+    return by_key_.size();
+  }
+
+ private:
+  struct entry {
+    std::shared_ptr<detail::worker_executor> e;
+    std::size_t refs;
+  };
+
+  std::shared_ptr<detail::worker_executor> find(const tensorflow_federated::v0::ExecutorId& id, const char* method) {
+    std::lock_guard lock(m_);
+    auto k = by_id_.find(id.id());
+    if (k == by_id_.end())
+      detail::refuse(grpc::StatusCode::FAILED_PRECONDITION,
+                     std::string(method) + ": no executor `" + id.id().substr(0, 128) + "` (call GetExecutor)");
+    return by_key_.at(k->second).e;
+  }
+
+  // Runs f; an exception becomes the status TFF's clients expect.
+  template <class F>
+  static Status answer(F f) {
+    try {
+      f();
+      return Status::OK;
+    } catch (const detail::request_failure& r) {
+      return Status(r.code, r.message);
+    } catch (const remote_error& e) {
+      return Status(grpc::StatusCode::INVALID_ARGUMENT, e.what());
+    } catch (const read_error& e) {
+      return Status(grpc::StatusCode::INVALID_ARGUMENT, std::string("a Computation ctff cannot read: ") + e.what());
+    } catch (const argument_error& e) {
+      return Status(grpc::StatusCode::INVALID_ARGUMENT, e.what());
+    } catch (const execution_error& e) {
+      return Status(grpc::StatusCode::INTERNAL, e.what());
+    } catch (const std::bad_alloc&) {
+      return Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory");
+    } catch (const std::exception& e) {
+      return Status(grpc::StatusCode::INTERNAL, e.what());
+    }
+  }
+
+  worker_options options_;
+  detail::call_gate gate_;
+  unsigned service_id_;
+  mutable std::mutex m_;
+  std::map<std::string, entry> by_key_;     // by cardinalities
+  std::map<std::string, std::string> by_id_;  // executor id -> cardinalities
+  std::uint64_t next_executor_ = 0;
+};
+
+// Where and how a worker listens.
+struct serve_options {
+  std::string host = "127.0.0.1";  // not reachable from other hosts unless asked
+  int port = 0;                    // 0: a free port (worker::port() tells which)
+  std::size_t max_message_bytes = std::size_t{1} << 30;  // per request and per reply
+  // TLS: a certificate and its key (PEM files' contents); with client_ca, only clients with a
+  // certificate it signed are accepted. All empty: no TLS.
+  std::string tls_cert{}, tls_key{}, tls_client_ca{};
+};
+
+// A running worker: its gRPC server over a worker_service. Stops when destroyed.
+class worker {
+ public:
+  worker(worker_options options, serve_options where) : service_(std::move(options)) {
+    grpc::ServerBuilder b;
+    std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
+    if (!where.tls_cert.empty() || !where.tls_key.empty()) {
+      grpc::SslServerCredentialsOptions ssl(where.tls_client_ca.empty()
+                                                ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                                : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+      ssl.pem_key_cert_pairs.push_back({where.tls_key, where.tls_cert});
+      ssl.pem_root_certs = where.tls_client_ca;
+      creds = grpc::SslServerCredentials(ssl);
+    }
+    const std::string host = where.host.find(':') != std::string::npos ? "[" + where.host + "]" : where.host;
+    b.AddListeningPort(host + ":" + std::to_string(where.port), creds, &port_);
+    const int max = static_cast<int>(std::min<std::size_t>(where.max_message_bytes, 0x7fffffff));
+    b.SetMaxReceiveMessageSize(max);
+    b.SetMaxSendMessageSize(max);
+    b.RegisterService(&service_);
+    server_ = b.BuildAndStart();
+    if (!server_ || port_ == 0)
+      throw std::runtime_error("ctff worker: cannot listen on " + host + ":" + std::to_string(where.port));
+  }
+  ~worker() { shutdown(); }
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+
+  int port() const { return port_; }
+  worker_service& service() { return service_; }
+  // Blocks until shutdown() (from another thread or a signal handler's thread).
+  void wait() { server_->Wait(); }
+  void shutdown() {
+    if (server_) server_->Shutdown();
+  }
+
+ private:
+  worker_service service_;
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+// Starts a worker: `ctff::serve({.setup = bind_mine}, {.port = 8000})->wait();`.
+inline std::unique_ptr<worker> serve(worker_options options = {}, serve_options where = {}) {
+  return std::make_unique<worker>(std::move(options), std::move(where));
+}
+
+}  // namespace ctff

@@ -1,0 +1,135 @@
+// ctff-worker: a worker of TFF's remote execution (tensorflow_federated.v0.ExecutorGroup) over
+// ctff's executor (<ctff/remote/worker.hpp>). TFF's Python client starts a worker binary as
+// `BINARY --port=N --max_concurrent_computation_calls=-1`; this one takes the same flags, so it
+// can stand in for TFF's, and TFF's C++ composing controller can drive it too.
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <ctff/remote/worker.hpp>
+
+#include "../ctff_run/plugins.hpp"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: ctff-worker [--port=N] [--host=ADDR] [--threads=T]\n"
+    "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
+    "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
+    "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
+    "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
+    "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
+    "  --max_concurrent_computation_calls=K  calls running at once (default -1: no limit)\n"
+    "  --grpc_max_message_length_megabytes=M the largest request or reply (default 1024)\n"
+    "  --tls_cert, --tls_key  serve TLS with this certificate and key (PEM files)\n"
+    "  --tls_client_ca   accept only clients whose certificate this CA (PEM file) signed\n"
+    "  --bind=PLUGIN.so  binds opaque computations to a plugin's functions (<ctff/run/plugin.hpp>)\n"
+    "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM.\n"
+    "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
+
+struct usage_error {
+  std::string what;
+};
+
+std::string read_file(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error{std::string(flag) + ": cannot open " + path};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+long long number(const std::string& v, const char* flag, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long x = 0;
+  try {
+    x = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != v.size() || v.empty() || x < lo || x > hi)
+    throw usage_error{std::string(flag) + ": `" + v + "` is not a number in [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "]"};
+  return x;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ctff::worker_options options;
+  ctff::serve_options where;
+  std::vector<std::string> plugins;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a == "--help" || a == "-h") {
+        std::cout << usage;
+        return 0;
+      }
+      std::string flag = a, val;
+      if (const auto eq = a.find('='); eq != std::string::npos) {
+        flag = a.substr(0, eq);
+        val = a.substr(eq + 1);
+      } else if (a.rfind("--", 0) == 0 && i + 1 < argc) {
+        val = argv[++i];
+      } else {
+        throw usage_error{"`" + a + "`: expected --flag=value"};
+      }
+      if (flag == "--port") where.port = static_cast<int>(number(val, "--port", 0, 65535));
+      else if (flag == "--host") where.host = val;
+      else if (flag == "--threads") options.run.threads = static_cast<unsigned>(number(val, "--threads", 0, 4096));
+      else if (flag == "--max_concurrent_computation_calls")
+        options.max_concurrent_calls = static_cast<int>(number(val, flag.c_str(), -1, 1 << 20));
+      else if (flag == "--grpc_max_message_length_megabytes")
+        where.max_message_bytes = static_cast<std::size_t>(number(val, flag.c_str(), 1, 2047)) << 20;
+      else if (flag == "--tls_cert") where.tls_cert = read_file(val, "--tls_cert");
+      else if (flag == "--tls_key") where.tls_key = read_file(val, "--tls_key");
+      else if (flag == "--tls_client_ca") where.tls_client_ca = read_file(val, "--tls_client_ca");
+      else if (flag == "--bind") plugins.push_back(val);
+      else throw usage_error{"unknown flag " + flag};
+    }
+    if (where.tls_cert.empty() != where.tls_key.empty()) throw usage_error{"--tls_cert and --tls_key go together"};
+    if (!where.tls_client_ca.empty() && where.tls_cert.empty()) throw usage_error{"--tls_client_ca needs --tls_cert"};
+    ctff_tools::plugin_bindings bindings;
+    for (const std::string& p : plugins) ctff_tools::load_plugin(p, bindings);
+    if (!bindings.by_key.empty())
+      options.setup = [by_key = bindings.by_key](ctff::executor& e) {
+        for (const auto& [key, fn] : by_key) e.bind(key, ctff_tools::named_binding(fn.first, fn.second));
+      };
+  } catch (const usage_error& e) {
+    std::cerr << "ctff-worker: " << e.what << "\n" << usage;
+    return 2;
+  } catch (const ctff_tools::input_error& e) {
+    std::cerr << "ctff-worker: " << e.message << "\n";
+    return 2;
+  }
+
+  // Signals are waited for on a thread of their own, which then stops the server.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+
+  std::unique_ptr<ctff::worker> w;
+  try {
+    w = ctff::serve(std::move(options), where);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+  std::cout << "ctff-worker: listening on " << where.host << ":" << w->port() << std::endl;
+  std::thread stopper([&] {
+    int sig = 0;
+    sigwait(&stop, &sig);
+    w->shutdown();
+  });
+  w->wait();
+  stopper.join();
+  return 0;
+}
