@@ -149,7 +149,8 @@ TEST_CASE("failures carry the status codes TFF's clients read", "[remote][worker
   CHECK(s.error_message() == "value: the Array holds 0 values; its shape [2] needs 2");
   // A computation ctff cannot read.
   s = f.create(ex, "computation { intrinsic { uri: \"federated_sum\" } }", &v);
-  CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK(s.error_code() == grpc::StatusCode::INTERNAL);
+  CHECK(s.error_message() == "ctff: execution error at (top level): the intrinsic federated_sum has no function type");
   // Unknown ids, a call of data.
   REQUIRE(f.create(ex, clients_value({5, 6}), &v).ok());
   s = f.call(ex, "99", v, &r);
