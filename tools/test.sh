@@ -108,18 +108,18 @@ cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
 
 # CI's differential profile: 200 programs plus the Python-checked depth-3 and bucket programs,
 # compared across the three compilers (each required) and with Python.
-suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers" \
+suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers remote" \
   Release "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=200 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 if [[ $asan -eq 1 ]]; then
   # clang++-16's unit tests and examples are built and run by clang-asan (step 6): this tree
   # builds and runs the rest.
   suite clang clang++-16 "$root/clang" ctff_checks \
-    "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" "compile_fail docs fuzz tool run" \
+    "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" "compile_fail docs fuzz tool run remote" \
     Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
 else
   suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
-    "unit example compile_fail docs fuzz tool run" Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
+    "unit example compile_fail docs fuzz tool run remote" Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
 fi
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
   "unit example compile_fail" "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
