@@ -17,6 +17,7 @@
 #include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/budget.hpp"
+#include "ctff/run/client_backend.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/resolve.hpp"
@@ -107,8 +108,12 @@ class program {
 class run_context {
  public:
   run_context(std::size_t clients, const run_limits& limits, detail::thread_pool& pool,
-              const std::map<std::string, opaque_binding, std::less<>>& bindings)
-      : clients_(clients), limits_(limits), pool_(pool), bindings_(bindings) {}
+              const std::map<std::string, opaque_binding, std::less<>>& bindings,
+              client_backend* backend = nullptr)
+      : clients_(clients), limits_(limits), pool_(pool), bindings_(bindings), backend_(backend) {}
+
+  // Where per-client intrinsics may run instead (none: here).
+  client_backend* backend() const { return backend_; }
 
   std::size_t clients() const { return clients_; }
   const run_limits& limits() const { return limits_; }
@@ -179,6 +184,7 @@ class run_context {
   run_limits limits_;
   detail::thread_pool& pool_;
   const std::map<std::string, opaque_binding, std::less<>>& bindings_;
+  client_backend* backend_;
   std::atomic<std::uint64_t> steps_{0};
   detail::byte_budget budget_{limits_.max_value_bytes};
 };

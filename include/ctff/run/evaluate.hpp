@@ -258,6 +258,7 @@ class tree_intrinsic final : public function_impl {
   tree_intrinsic(std::shared_ptr<const computation_tree> t, std::uint32_t node)
       : tree_(std::move(t)), fn_(tree_->text(node), typed{&tree_->types, tree_->node(node).type}) {}
   std::string describe() const override { return fn_.describe(); }
+  std::string_view intrinsic_uri() const override { return fn_.intrinsic_uri(); }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
 
  private:

@@ -254,6 +254,10 @@ class executor {
   void bind(std::string key, opaque_binding fn) { bindings_[std::move(key)] = std::move(fn); }
   bool bound(std::string_view key) const { return bindings_.find(key) != bindings_.end(); }
 
+  // Offers the per-client intrinsics of later runs to `b` (ctff/run/client_backend.hpp; null:
+  // everything runs here).
+  void set_client_backend(std::shared_ptr<client_backend> b) { backend_ = std::move(b); }
+
   // Binds an opaque computation made with ctff (tensorflow_computation, xla_computation, data) to
   // a C++ callable taking and returning what its parameter and result types convert to (see
   // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
@@ -353,7 +357,7 @@ class executor {
   // the run turned into an execution_error.
   template <class F>
   dynamic_value in_context(std::size_t n, F f) {
-    run_context c(n, options_.limits, *pool_, bindings_);
+    run_context c(n, options_.limits, *pool_, bindings_, backend_.get());
     detail::byte_budget*& budget = detail::byte_budget::current();
     detail::byte_budget* was = budget;
     budget = &c.budget();
@@ -399,6 +403,7 @@ class executor {
   std::mutex cache_mutex_;
   std::map<const void*, cached> cache_;
   std::map<std::string, opaque_binding, std::less<>> bindings_;
+  std::shared_ptr<client_backend> backend_;
 };
 
 // Calls a ctff computation once with default options (N inferred from the arguments, the

@@ -5,7 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -70,7 +72,11 @@ inline const tensor_data& tensor_of(const dynamic_value& v, const char* what) {
 
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run_context& c) {
   if (!fn.is(value_kind::function)) throw run_fault("calling a value that is not a function");
-  return fn.function().impl->call(arg, c);
+  const function_impl& f = *fn.function().impl;
+  if (client_backend* b = c.backend())
+    if (const std::string_view u = f.intrinsic_uri(); u == "federated_map" || u == "federated_eval_at_clients")
+      if (std::optional<dynamic_value> r = b->try_call(u, fn, arg, c.clients())) return std::move(*r);
+  return f.call(arg, c);
 }
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value& arg, run_context& c) { return call(fn, &arg, c); }
 

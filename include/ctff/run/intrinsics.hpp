@@ -27,6 +27,7 @@ class intrinsic_fn final : public function_impl {
  public:
   intrinsic_fn(std::string_view uri, typed type) : uri_(uri), what_(uri), type_(type) {}
   std::string describe() const override { return std::string(uri_); }
+  std::string_view intrinsic_uri() const override { return uri_; }
 
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     const std::size_t n = c.clients();

@@ -151,6 +151,8 @@ class function_impl {
   virtual dynamic_value call(const dynamic_value* arg, run_context& ctx) const = 0;
   // What errors name it by (a closure: its path; an intrinsic: its uri; a binding: its key).
   virtual std::string describe() const = 0;
+  // An intrinsic's uri (anything else: empty), for a client_backend to pick its calls cheaply.
+  virtual std::string_view intrinsic_uri() const { return {}; }
 };
 struct function_data {
   std::shared_ptr<const function_impl> impl;
