@@ -192,6 +192,10 @@ class closure final : public function_impl {
       a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
     return e.eval(n.a, bind_in(scope_, new_frame(scope_, 1), std::move(a)));
   }
+  // Its parts, for writing it out as a Computation (run/function_computation.hpp).
+  const std::shared_ptr<const program>& prog() const { return prog_; }
+  std::uint32_t lambda() const { return node_; }
+  const scope& made_in() const { return scope_; }
 
  private:
   std::shared_ptr<const program> prog_;
@@ -238,31 +242,39 @@ inline dynamic_value run_binding(const opaque_binding& fn, const dynamic_value* 
 class bound_fn final : public function_impl {
  public:
   bound_fn(const opaque_binding* fn, std::string key, std::shared_ptr<const computation_tree> tree,
-           std::uint32_t type)
-      : fn_(fn), key_(std::move(key)), tree_(std::move(tree)), type_(type) {}
+           std::uint32_t node)
+      : fn_(fn), key_(std::move(key)), tree_(std::move(tree)), node_(node) {}
   std::string describe() const override { return key_; }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
-    return run_binding(*fn_, arg && *arg ? arg : nullptr, key_, typed{&tree_->types, type_}, c.clients());
+    return run_binding(*fn_, arg && *arg ? arg : nullptr, key_, typed{&tree_->types, tree_->node(node_).type},
+                       c.clients());
   }
+  // The opaque building block it runs for (its payload and type).
+  const computation_tree& tree() const { return *tree_; }
+  std::uint32_t node() const { return node_; }
 
  private:
   const opaque_binding* fn_;
   std::string key_;
   std::shared_ptr<const computation_tree> tree_;
-  std::uint32_t type_;
+  std::uint32_t node_;
 };
 
 // An intrinsic function value keeping its tree alive (not its program, which caches it).
 class tree_intrinsic final : public function_impl {
  public:
   tree_intrinsic(std::shared_ptr<const computation_tree> t, std::uint32_t node)
-      : tree_(std::move(t)), fn_(tree_->text(node), typed{&tree_->types, tree_->node(node).type}) {}
+      : tree_(std::move(t)), node_(node), fn_(tree_->text(node), typed{&tree_->types, tree_->node(node).type}) {}
   std::string describe() const override { return fn_.describe(); }
   std::string_view intrinsic_uri() const override { return fn_.intrinsic_uri(); }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
+  // The Intrinsic building block (uri and type).
+  const computation_tree& tree() const { return *tree_; }
+  std::uint32_t node() const { return node_; }
 
  private:
   std::shared_ptr<const computation_tree> tree_;
+  std::uint32_t node_;
   intrinsic_fn fn_;
 };
 
@@ -360,7 +372,7 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
                           " has no binding (executor::bind)");
         if (n.type != no_index && t.types.node(n.type).kind == type_kind::function)
           return dynamic_value(function_data{
-              std::make_shared<const bound_fn>(b, std::move(key), prog->shared_tree(), n.type)});
+              std::make_shared<const bound_fn>(b, std::move(key), prog->shared_tree(), i)});
         return run_binding(*b, nullptr, key, typed{&t.types, n.type}, ctx.clients());
       }
     }
