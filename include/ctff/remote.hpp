@@ -3,5 +3,6 @@
 // controllers and ctff's can drive; values travel as TFF's Value messages (links ctff::remote).
 #pragma once
 
+#include "ctff/remote/remote_executor.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker.hpp"

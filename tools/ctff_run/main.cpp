@@ -1,7 +1,8 @@
 // ctff-run: run a federated_language.Computation (binary or protobuf text format) on an argument
 // given as JSON, and print the result as one line of JSON (reference/execution.md §5).
 //
-//   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [ARG.json | -]
+//   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
+//            [ARG.json | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -16,7 +17,9 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -35,6 +38,9 @@
 #include <ctff/read.hpp>
 #include <ctff/run.hpp>
 #include <ctff/run/json.hpp>
+#if CTFF_RUN_REMOTE
+#include <ctff/remote/remote_executor.hpp>
+#endif
 
 #include "../common/computation_file.hpp"
 #include "plugins.hpp"
@@ -42,7 +48,8 @@
 namespace {
 
 constexpr const char* usage =
-    "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [ARG.json | -]\n"
+    "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
+    "                [ARG.json | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG.json\n"
     "  is its argument as JSON (reference/execution.md section 5; - reads standard input), given\n"
@@ -52,6 +59,8 @@ constexpr const char* usage =
     "  --threads T      threads for per-client work (default 0: the hardware's)\n"
     "  --bind PLUGIN.so binds opaque (TensorFlow, XLA, Data) computations to the C++ functions of\n"
     "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
+    "  --workers HOST:PORT[,HOST:PORT...]  runs the per-client work on these workers (ctff-worker\n"
+    "                   or TFF's), ceil(N/K) clients each; unreachable ones are left out\n"
     "  --list-bindings  prints the key, kind and type of each opaque computation of COMP, and the\n"
     "                   plugin that binds it, instead of running it\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
@@ -99,6 +108,7 @@ int run(int argc, char** argv) {
   std::string comp, arg;
   bool have_comp = false, have_arg = false, list_bindings = false;
   std::vector<std::string> plugins;
+  std::vector<std::string> workers;
   ctff::run_options options;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
@@ -112,7 +122,8 @@ int run(int argc, char** argv) {
     }
     std::string opt, val;
     const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : 9;
-    if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0) {
+    if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0 ||
+        a.rfind("--workers", 0) == 0) {
       opt = a.substr(0, len);
       if (a.size() > len && a[len] == '=') {
         val = a.substr(len + 1);
@@ -125,7 +136,17 @@ int run(int argc, char** argv) {
         return 2;
       }
     }
-    if (opt == "--bind") {
+    if (opt == "--workers") {
+      for (std::size_t at = 0; at <= val.size();) {
+        const std::size_t comma = std::min(val.find(',', at), val.size());
+        if (comma == at) {
+          std::cerr << "ctff-run: --workers: an empty address in `" << val << "`\n";
+          return 2;
+        }
+        workers.push_back(val.substr(at, comma - at));
+        at = comma + 1;
+      }
+    } else if (opt == "--bind") {
       if (val.empty()) {
         std::cerr << "ctff-run: --bind needs a plugin file\n";
         return 2;
@@ -209,9 +230,20 @@ int run(int argc, char** argv) {
   }
   options.clients = clients;
 
-  ctff::executor ex(options);
-  for (const auto& [key, bound] : bindings.by_key) ex.bind(key, bound.first);
-  const ctff::dynamic_value result = ex.run(t, argument);
+  std::unique_ptr<ctff::executor> ex;
+  if (workers.empty()) {
+    ex = std::make_unique<ctff::executor>(options);
+  } else {
+#if CTFF_RUN_REMOTE
+    auto r = std::make_unique<ctff::remote_executor>(ctff::remote_options{.workers = workers}, options);
+    for (const std::string& w : r->left_out()) std::cerr << "ctff-run: worker " << w << " is not reachable; left out\n";
+    ex = std::move(r);
+#else
+    throw input_error{"--workers: this ctff-run was built without gRPC (ctff::remote)"};
+#endif
+  }
+  for (const auto& [key, bound] : bindings.by_key) ex->bind(key, bound.first);
+  const ctff::dynamic_value result = ex->run(t, argument);
   std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
   return 0;
 }

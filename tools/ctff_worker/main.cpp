@@ -2,6 +2,7 @@
 // ctff's executor (<ctff/remote/worker.hpp>). TFF's Python client starts a worker binary as
 // `BINARY --port=N --max_concurrent_computation_calls=-1`; this one takes the same flags, so it
 // can stand in for TFF's, and TFF's C++ composing controller can drive it too.
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
 
 #include "../ctff_run/plugins.hpp"
@@ -21,6 +23,7 @@ constexpr const char* usage =
     "usage: ctff-worker [--port=N] [--host=ADDR] [--threads=T]\n"
     "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
     "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
+    "                   [--workers=HOST:PORT,...]\n"
     "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
     "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
     "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
@@ -29,6 +32,8 @@ constexpr const char* usage =
     "  --tls_cert, --tls_key  serve TLS with this certificate and key (PEM files)\n"
     "  --tls_client_ca   accept only clients whose certificate this CA (PEM file) signed\n"
     "  --bind=PLUGIN.so  binds opaque computations to a plugin's functions (<ctff/run/plugin.hpp>)\n"
+    "  --workers=HOST:PORT[,HOST:PORT...]  runs per-client work on these workers (a controller that\n"
+    "                    TFF's clients and ctff's drive like any worker)\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM.\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
 
@@ -63,6 +68,7 @@ long long number(const std::string& v, const char* flag, long long lo, long long
 int main(int argc, char** argv) {
   ctff::worker_options options;
   ctff::serve_options where;
+  ctff::remote_options remote;
   std::vector<std::string> plugins;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -91,8 +97,20 @@ int main(int argc, char** argv) {
       else if (flag == "--tls_key") where.tls_key = read_file(val, "--tls_key");
       else if (flag == "--tls_client_ca") where.tls_client_ca = read_file(val, "--tls_client_ca");
       else if (flag == "--bind") plugins.push_back(val);
+      else if (flag == "--workers") {
+        for (std::size_t at = 0; at <= val.size();) {
+          const std::size_t comma = std::min(val.find(',', at), val.size());
+          if (comma == at) throw usage_error{"--workers: an empty address in `" + val + "`"};
+          remote.workers.push_back(val.substr(at, comma - at));
+          at = comma + 1;
+        }
+      }
       else throw usage_error{"unknown flag " + flag};
     }
+    if (!remote.workers.empty())
+      options.make = [remote](const ctff::run_options& o) -> std::unique_ptr<ctff::executor> {
+        return std::make_unique<ctff::remote_executor>(remote, o);
+      };
     if (where.tls_cert.empty() != where.tls_key.empty()) throw usage_error{"--tls_cert and --tls_key go together"};
     if (!where.tls_client_ca.empty() && where.tls_cert.empty()) throw usage_error{"--tls_client_ca needs --tls_cert"};
     ctff_tools::plugin_bindings bindings;

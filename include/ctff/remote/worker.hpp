@@ -46,6 +46,9 @@ struct worker_options {
   // Called on each new executor before it runs anything: binds the opaque computations
   // (TensorFlow, XLA, Data) the worker can run, as executor::bind does.
   std::function<void(executor&)> setup{};
+  // Makes each executor (unset: a ctff::executor; ctff-worker --workers: a remote_executor, so
+  // that this worker drives others).
+  std::function<std::unique_ptr<executor>(const run_options&)> make{};
 };
 
 namespace detail {
@@ -113,12 +116,12 @@ inline void check_clients(const dynamic_value& v, std::size_t n, const std::stri
 // One executor of a worker and the values it holds.
 class worker_executor {
  public:
-  worker_executor(std::string id, run_options options, const worker_limits& limits)
-      : id_(std::move(id)), ex_(options), limits_(limits) {}
+  worker_executor(std::string id, std::unique_ptr<executor> ex, const worker_limits& limits)
+      : id_(std::move(id)), ex_(std::move(ex)), limits_(limits) {}
 
   const std::string& id() const { return id_; }
-  executor& runner() { return ex_; }
-  std::size_t clients() const { return ex_.options().clients.value_or(0); }
+  executor& runner() { return *ex_; }
+  std::size_t clients() const { return ex_->options().clients.value_or(0); }
 
   // Holds v; returns its id.
   std::string hold(dynamic_value v) {
@@ -170,7 +173,7 @@ class worker_executor {
     std::uint64_t bytes;
   };
   std::string id_;
-  executor ex_;
+  std::unique_ptr<executor> ex_;
   worker_limits limits_;
   mutable std::mutex m_;
   std::map<std::uint64_t, held> values_;
@@ -251,7 +254,8 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
         run_options ro = options_.run;
         ro.clients = static_cast<std::size_t>(n);
         auto e = std::make_shared<detail::worker_executor>(
-            key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++), ro, options_.limits);
+            key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++),
+            options_.make ? options_.make(ro) : std::make_unique<executor>(ro), options_.limits);
         if (options_.setup) options_.setup(e->runner());
         it = by_key_.emplace(key, entry{std::move(e), 0}).first;
         by_id_[it->second.e->id()] = key;

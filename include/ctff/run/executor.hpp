@@ -254,7 +254,7 @@ class executor {
   void bind(std::string key, opaque_binding fn) { bindings_[std::move(key)] = std::move(fn); }
   bool bound(std::string_view key) const { return bindings_.find(key) != bindings_.end(); }
 
-  // Offers the per-client intrinsics of later runs to `b` (ctff/run/client_backend.hpp; null:
+  // Offers the per-client intrinsics of later runs to a client_backend (null:
   // everything runs here).
   void set_client_backend(std::shared_ptr<client_backend> b) { backend_ = std::move(b); }
 
