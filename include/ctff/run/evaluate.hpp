@@ -238,7 +238,14 @@ inline dynamic_value run_binding(const opaque_binding& fn, const dynamic_value* 
   return conform(r, rt, clients);
 }
 
-// A user's C++ callable for an opaque computation (its tree kept alive for its type).
+// The fault of running an opaque computation nobody bound.
+inline run_fault unbound_fault(block_kind k, const std::string& key) {
+  return run_fault("the " + std::string(block_kind_name(k)) + " computation " + key + " has no binding (executor::bind)");
+}
+
+// A user's C++ callable for an opaque computation (its tree kept alive for its type). Without a
+// callable (fn null: unbound here, with a client_backend that may ship it to workers that bind
+// it), a call is the unbound fault.
 class bound_fn final : public function_impl {
  public:
   bound_fn(const opaque_binding* fn, std::string key, std::shared_ptr<const computation_tree> tree,
@@ -246,6 +253,7 @@ class bound_fn final : public function_impl {
       : fn_(fn), key_(std::move(key)), tree_(std::move(tree)), node_(node) {}
   std::string describe() const override { return key_; }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
+    if (!fn_) throw unbound_fault(tree_->node(node_).kind, key_);
     return run_binding(*fn_, arg && *arg ? arg : nullptr, key_, typed{&tree_->types, tree_->node(node_).type},
                        c.clients());
   }
@@ -367,10 +375,9 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
       case block_kind::xla: {
         std::string key = opaque_key(t, i);
         const opaque_binding* b = ctx.binding(key);
-        if (!b)
-          throw run_fault("the " + std::string(block_kind_name(n.kind)) + " computation " + key +
-                          " has no binding (executor::bind)");
-        if (n.type != no_index && t.types.node(n.type).kind == type_kind::function)
+        const bool is_function = n.type != no_index && t.types.node(n.type).kind == type_kind::function;
+        if (!b && !(is_function && ctx.backend())) throw unbound_fault(n.kind, key);
+        if (is_function)
           return dynamic_value(function_data{
               std::make_shared<const bound_fn>(b, std::move(key), prog->shared_tree(), i)});
         return run_binding(*b, nullptr, key, typed{&t.types, n.type}, ctx.clients());

@@ -1,0 +1,186 @@
+// ctff::remote_executor against in-process workers: per-client work on the workers (checked by
+// what they hold and by hand-computed results), clients split in worker order, unreachable
+// workers left out, and a worker that dies or does not answer an execution_error naming it.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <google/protobuf/text_format.h>
+
+#include <ctff/remote/remote_executor.hpp>
+#include <ctff/remote/worker.hpp>
+
+namespace {
+
+ctff::computation_tree tree_of_text(const std::string& text) {
+  federated_language::Computation c;
+  REQUIRE(google::protobuf::TextFormat::ParseFromString(text, &c));
+  return ctff::read_computation(c.SerializeAsString());
+}
+
+ctff::computation_tree golden(const std::string& name) {
+  std::ifstream in(std::string(CTFF_GOLDENS_DIR) + "/" + name, std::ios::binary);
+  REQUIRE(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return ctff::read_computation(s.str());
+}
+
+const std::string i32 = "tensor { dtype: DT_INT32 }";
+const std::string clients_i32 = "federated { placement { value { uri: \"clients\" } } member { " + i32 + " } }";
+const std::string tf_type = "function { parameter { " + i32 + " } result { " + i32 + " } }";
+// (x -> federated_map(<comp#..., x>)): each client's value through a TensorFlow block (bound by key).
+const std::string map_tf =
+    "type { function { parameter { " + clients_i32 + " } result { " + clients_i32 + " } } } "
+    "lambda { parameter_name: \"x\" result { type { " + clients_i32 + " } call { "
+    "function { type { function { parameter { struct { element { value { " + tf_type + " } } element { value { " +
+    clients_i32 + " } } } } result { " + clients_i32 + " } } } intrinsic { uri: \"federated_map\" } } "
+    "argument { type { struct { element { value { " + tf_type + " } } element { value { " + clients_i32 + " } } } } "
+    "struct { element { value { type { " + tf_type + " } tensorflow { initialize_op: \"x\" } } } "
+    "element { value { type { " + clients_i32 + " } reference { name: \"x\" } } } } } } } }";
+// (-> federated_eval_at_clients(( -> 7))).
+const std::string eval_7 =
+    "type { function { result { " + clients_i32 + " } } } "
+    "lambda { result { type { " + clients_i32 + " } call { "
+    "function { type { function { parameter { function { result { " + i32 + " } } } result { " + clients_i32 +
+    " } } } intrinsic { uri: \"federated_eval_at_clients\" } } "
+    "argument { type { function { result { " + i32 + " } } } lambda { result { type { " + i32 +
+    " } literal { value { dtype: DT_INT32 shape { } int32_list { value: 7 } } } } } } } } }";
+
+// The key of the (only) TensorFlow block of t.
+std::string tf_key(const ctff::computation_tree& t) {
+  for (std::uint32_t i = 0; i != t.nodes.size(); ++i)
+    if (t.node(i).kind == ctff::block_kind::tensorflow) return ctff::detail::opaque_key(t, i);
+  FAIL("no TensorFlow block");
+  return {};
+}
+
+ctff::dynamic_value clients(const std::vector<std::int32_t>& xs) {
+  std::vector<ctff::dynamic_value> m;
+  for (std::int32_t x : xs) m.push_back(ctff::make_scalar<ctff::dtype::int32>(x));
+  return ctff::make_federated(ctff::placement_kind::clients, false, std::move(m));
+}
+
+std::string address(const ctff::worker& w) { return "127.0.0.1:" + std::to_string(w.port()); }
+
+// A free port nobody listens on (a worker started and stopped).
+std::string dead_address() {
+  auto w = ctff::serve();
+  const std::string a = address(*w);
+  w->shutdown();
+  w.reset();
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("federated_map runs on the workers, a slice each, and the result is the local one", "[remote][executor]") {
+  const ctff::computation_tree t = tree_of_text(map_tf);
+  const std::string key = tf_key(t);
+  // Each worker's binding tags what it computed with its index: 1000 * (worker + 1) + x.
+  std::vector<std::unique_ptr<ctff::worker>> ws;
+  for (int k = 0; k != 3; ++k)
+    ws.push_back(ctff::serve({.setup = [key, k](ctff::executor& e) {
+      e.bind(key, [k](const ctff::dynamic_value* a) {
+        return ctff::make_scalar<ctff::dtype::int32>(1000 * (k + 1) + a->tensor().get<ctff::dtype::int32>()[0]);
+      });
+    }}));
+  ctff::remote_executor r({.workers = {address(*ws[0]), address(*ws[1]), address(*ws[2])}}, {.clients = 7});
+  CHECK(r.left_out().empty());
+  // 7 clients over 3 workers: ceil(7/3) = 3, 3, 1, in worker order.
+  const ctff::dynamic_value got = r.run(t, clients({0, 1, 2, 3, 4, 5, 6}));
+  CHECK(got == clients({1000, 1001, 1002, 2003, 2004, 2005, 3006}));
+  for (auto& w : ws) CHECK(w->service().executors() == 1);
+}
+
+TEST_CASE("a golden round (broadcast, map, sum) over 2 workers gives the hand-computed result", "[remote][executor]") {
+  auto a = ctff::serve(), b = ctff::serve();
+  ctff::remote_executor r({.workers = {address(*a), address(*b)}}, {.clients = 10});
+  // broadcast 5, add one on each of 10 clients, sum: 60.
+  const ctff::dynamic_value got = r.run(golden("simple_broadcast_map_sum.binpb"),
+                                        ctff::make_federated(ctff::placement_kind::server, true,
+                                                             {ctff::make_scalar<ctff::dtype::int32>(5)}));
+  CHECK(got == ctff::make_federated(ctff::placement_kind::server, true, {ctff::make_scalar<ctff::dtype::int32>(60)}));
+  CHECK(a->service().executors() == 1);
+  CHECK(b->service().executors() == 1);
+}
+
+TEST_CASE("federated_eval_at_clients on the workers", "[remote][executor]") {
+  auto a = ctff::serve(), b = ctff::serve();
+  ctff::remote_executor r({.workers = {address(*a), address(*b)}}, {.clients = 3});
+  CHECK(r.run(tree_of_text(eval_7)) == ctff::make_federated(ctff::placement_kind::clients, false,
+                                                           std::vector<ctff::dynamic_value>(3, ctff::make_scalar<ctff::dtype::int32>(7))));
+  CHECK(a->service().executors() == 1);
+}
+
+TEST_CASE("workers down at the start are left out; none reachable is an error", "[remote][executor]") {
+  auto a = ctff::serve();
+  const std::string dead = dead_address();
+  ctff::remote_executor r({.workers = {dead, address(*a)}, .connect = std::chrono::milliseconds(500)}, {.clients = 4});
+  CHECK(r.workers() == std::vector<std::string>{address(*a)});
+  CHECK(r.left_out() == std::vector<std::string>{dead});
+  CHECK(r.run(tree_of_text(eval_7)).federated().members.size() == 4);
+  try {
+    ctff::remote_executor none({.workers = {dead}, .connect = std::chrono::milliseconds(300)});
+    FAIL("no error");
+  } catch (const ctff::remote_error& e) {
+    CHECK(std::string(e.what()) == "remote_executor: no worker could be reached within 300 ms: " + dead);
+  }
+}
+
+TEST_CASE("a worker that dies, fails or does not answer is an execution_error naming it", "[remote][executor]") {
+  const ctff::computation_tree t = tree_of_text(map_tf);
+  const std::string key = tf_key(t);
+  auto a = ctff::serve({.setup = [key](ctff::executor& e) {
+    e.bind(key, [](const ctff::dynamic_value* x) { return *x; });
+  }});
+  auto slow = ctff::serve({.setup = [key](ctff::executor& e) {
+    e.bind(key, [](const ctff::dynamic_value* x) {
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      return *x;
+    });
+  }});
+  auto unbound = ctff::serve();
+  SECTION("dead after the start") {
+    auto b = ctff::serve();
+    const std::string gone = address(*b);
+    ctff::remote_executor r({.workers = {address(*a), gone}, .deadline = std::chrono::seconds(5)}, {.clients = 4});
+    b->shutdown();
+    b.reset();
+    try {
+      (void)r.run(t, clients({1, 2, 3, 4}));
+      FAIL("no error");
+    } catch (const ctff::execution_error& e) {
+      CHECK_THAT(e.what(), Catch::Contains("worker " + gone + ": ") && Catch::Contains("UNAVAILABLE"));
+    }
+  }
+  SECTION("no answer within the deadline") {
+    ctff::remote_executor r({.workers = {address(*a), address(*slow)}, .deadline = std::chrono::milliseconds(300)},
+                            {.clients = 4});
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      (void)r.run(t, clients({1, 2, 3, 4}));
+      FAIL("no error");
+    } catch (const ctff::execution_error& e) {
+      CHECK_THAT(e.what(), Catch::Contains("worker " + address(*slow) + ": ") &&
+                               Catch::Contains("DEADLINE_EXCEEDED (no answer within the deadline)"));
+    }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  }
+  SECTION("a failed run on the worker") {
+    ctff::remote_executor r({.workers = {address(*unbound)}}, {.clients = 2});
+    try {
+      (void)r.run(t, clients({1, 2}));
+      FAIL("no error");
+    } catch (const ctff::execution_error& e) {
+      CHECK_THAT(e.what(), Catch::Contains("worker " + address(*unbound) + ": CreateValue (the function): INTERNAL: ") &&
+                               Catch::Contains(key + " has no binding"));
+    }
+  }
+}
