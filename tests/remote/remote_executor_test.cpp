@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -183,4 +184,32 @@ TEST_CASE("a worker that dies, fails or does not answer is an execution_error na
                                Catch::Contains(key + " has no binding"));
     }
   }
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("TLS: a worker with a certificate, a controller that trusts its CA; one that does not is refused",
+          "[remote][executor][tls]") {
+  // A self-signed certificate for 127.0.0.1, made by openssl (tools/install-deps.sh installs it).
+  const std::string dir = std::string(CTFF_TEST_WORK_DIR) + "/tls";
+  const std::string make = "mkdir -p " + dir + " && openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 "
+                           "-addext subjectAltName=IP:127.0.0.1 -keyout " + dir + "/key.pem -out " + dir +
+                           "/cert.pem >/dev/null 2>&1";
+  REQUIRE(std::system(make.c_str()) == 0);
+  const std::string cert = slurp(dir + "/cert.pem"), key = slurp(dir + "/key.pem");
+  auto w = ctff::serve({}, {.tls_cert = cert, .tls_key = key});
+  ctff::remote_executor r({.workers = {address(*w)}, .tls_root_ca = cert}, {.clients = 2});
+  CHECK(r.run(tree_of_text(eval_7)).federated().members.size() == 2);
+  CHECK(w->service().executors() == 1);
+  // Without TLS the worker cannot be reached.
+  CHECK_THROWS_AS(ctff::remote_executor({.workers = {address(*w)}, .connect = std::chrono::milliseconds(500)}),
+                  ctff::remote_error);
 }

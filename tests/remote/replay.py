@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Replays what TFF's own clients sent to a worker (../shared/reference/tff-remote/, copied in
-tests/remote/recorded/) against ctff-worker, and checks its answers.
+tests/remote/recorded/) against ctff-worker, and checks its answers; then garbage bytes in place of a request must be an
+error reply after which the worker still serves.
 
     replay.py --worker BIN --messages DIR RECORDING... [--expect-dir DIR]
 
@@ -143,6 +144,21 @@ def replay(binary, recording, messages):
             except grpc.RpcError as e:
                 if e.code() != grpc.StatusCode.FAILED_PRECONDITION:
                     failures.append(f"{recording.name}: after DisposeExecutor: {e.code().name}, not FAILED_PRECONDITION")
+        if not failures:
+            # Garbage bytes in place of a request: an error reply, and the worker goes on.
+            raw = channel.unary_unary("/tensorflow_federated.v0.ExecutorGroup/CreateValue",
+                                      request_serializer=lambda b: b, response_deserializer=lambda b: b)
+            for junk in (b"\xff\xff\xff\xff", b"\x0a\xff\xff\xff\xff\x0f", bytes(range(256)) * 64):
+                try:
+                    raw(junk, timeout=10)
+                    failures.append(f"{recording.name}: garbage bytes {junk[:8]!r}... were accepted")
+                except grpc.RpcError as e:
+                    if e.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNKNOWN):
+                        failures.append(f"{recording.name}: garbage bytes: {e.code().name}: {e.details()}")
+            r = stubs["GetExecutor"](text_format.Parse('cardinalities { placement { uri: "clients" } cardinality: 1 }',
+                                                       pb.GetExecutorRequest()), timeout=10)
+            if not r.executor.id:
+                failures.append(f"{recording.name}: no executor after garbage requests")
         channel.close()
     finally:
         proc.send_signal(signal.SIGTERM)
