@@ -10,8 +10,10 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <future>
 #include <map>
@@ -44,6 +46,12 @@ struct remote_options {
   std::string tls_root_ca{}, tls_cert{}, tls_key{};
 };
 
+// Bytes of requests sent to the workers and of their answers (serialized messages, without
+// gRPC's framing), since the remote_executor was made.
+struct wire_traffic {
+  std::uint64_t sent = 0, received = 0;
+};
+
 namespace detail {
 
 namespace v0 = tensorflow_federated::v0;
@@ -67,6 +75,7 @@ class worker_link {
   worker_link& operator=(const worker_link&) = delete;
 
   const std::string& address() const { return address_; }
+  wire_traffic traffic() const { return {sent_.load(), received_.load()}; }
 
   // Sends `rq` by `method`; a failure is a run_fault naming this worker and what it was doing.
   template <class Rq, class Rs>
@@ -75,7 +84,9 @@ class worker_link {
     Rs rs;
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
+    sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
     const grpc::Status s = (stub_.get()->*method)(&ctx, rq, &rs);
+    received_.fetch_add(rs.ByteSizeLong(), std::memory_order_relaxed);
     if (!s.ok())
       throw run_fault("worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " +
                       s.error_message());
@@ -118,6 +129,7 @@ class worker_link {
   std::chrono::milliseconds deadline_;
   std::mutex m_;
   std::map<std::size_t, std::string> executors_;
+  std::atomic<std::uint64_t> sent_{0}, received_{0};
 };
 
 // A closed Computation's bytes as the message a Value carries.
@@ -297,15 +309,27 @@ class remote_executor : public executor {
       throw remote_error("remote_executor: no worker could be reached within " +
                          std::to_string(remote.connect.count()) + " ms" + (all.empty() ? " (none given)" : ": " + all));
     }
-    set_client_backend(std::make_shared<detail::remote_backend>(std::move(links)));
+    backend_ = std::make_shared<detail::remote_backend>(std::move(links));
+    set_client_backend(backend_);
   }
 
   // The workers in use, in the order clients go to them; those left out (unreachable at the start).
   const std::vector<std::string>& workers() const { return live_; }
   const std::vector<std::string>& left_out() const { return left_out_; }
+  // What went to the workers and came back, over all of them.
+  wire_traffic traffic() const {
+    wire_traffic t;
+    for (const auto& l : backend_->links()) {
+      const wire_traffic w = l->traffic();
+      t.sent += w.sent;
+      t.received += w.received;
+    }
+    return t;
+  }
 
  private:
   std::vector<std::string> live_, left_out_;
+  std::shared_ptr<detail::remote_backend> backend_;
 };
 
 }  // namespace ctff
