@@ -21,6 +21,7 @@ packages=(
   protobuf-compiler-grpc
   python3-grpcio
   python3-protobuf
+  python3-numpy
   clang-16
   libclang-rt-16-dev
   clang-22
