@@ -22,6 +22,7 @@ packages=(
   python3-grpcio
   python3-protobuf
   openssl
+  python3-numpy
   clang-16
   libclang-rt-16-dev
   clang-22

@@ -73,6 +73,17 @@ TEST_CASE("typed lists: every dtype reads as written by hand, and writes back th
   }
 }
 
+TEST_CASE("NaN and infinities in float lists read as themselves (no range check on floats)", "[remote][value]") {
+  for (const char* text : {"array { dtype: DT_FLOAT shape { dim: 3 } float32_list { value: nan value: inf value: -0.0 } }",
+                           "array { dtype: DT_DOUBLE shape { dim: 3 } float64_list { value: nan value: -inf value: -0.0 } }",
+                           "array { dtype: DT_COMPLEX64 shape { } complex64_list { value: nan value: inf } }"}) {
+    INFO(text);
+    const auto m = parse(text);
+    const ctff::dynamic_value v = ctff::from_message(m);
+    CHECK(ctff::to_message(v).SerializeAsString() == m.SerializeAsString());
+  }
+}
+
 TEST_CASE("raw content, row-major little-endian as TFF's C++ writes it, reads as the typed list", "[remote][value]") {
   tensorflow_federated::v0::Value m;
   auto* a = m.mutable_array();

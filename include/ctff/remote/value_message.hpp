@@ -14,6 +14,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -176,6 +177,8 @@ inline dynamic_value tensor_from_array(const federated_language::Array& a, const
           out.push_back(list[static_cast<int>(k)]);
         } else if constexpr (D == dtype::bool_) {
           out.push_back(list[static_cast<int>(k)] ? 1 : 0);
+        } else if constexpr (std::is_floating_point_v<E>) {
+          out.push_back(list[static_cast<int>(k)]);  // the list's own type: NaN stays NaN
         } else {
           const auto x = list[static_cast<int>(k)];
           if (static_cast<decltype(x)>(static_cast<E>(x)) != x)
