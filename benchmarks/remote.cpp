@@ -26,7 +26,10 @@
 
 namespace {
 
-using namespace ctff_bench;  // the FedAvg round (fedavg_round.hpp)
+// The FedAvg round (fedavg_round.hpp).
+using ctff_bench::bound_update, ctff_bench::check_emitted, ctff_bench::client_batch, ctff_bench::client_structs,
+    ctff_bench::client_update, ctff_bench::client_values, ctff_bench::fedavg_clients, ctff_bench::fedavg_round,
+    ctff_bench::hand_round, ctff_bench::linear_model;
 
 constexpr auto add_one = ctff::computation<"add_one", std::int32_t>([](auto x) { return x + 1; });
 constexpr auto map_sum = ctff::computation<"map_sum", ctff::at_clients<std::int32_t>>(
@@ -45,7 +48,7 @@ struct workers {
   }
 };
 
-void fedavg(benchmark::State& st) {
+void bench_fedavg(benchmark::State& st) {
   const auto k = static_cast<std::size_t>(st.range(0));
   workers w(k, 1);
   ctff::remote_executor remote({.workers = w.addresses}, {.threads = 1});
@@ -96,7 +99,7 @@ void map_sum_1m(benchmark::State& st) {
 int main(int argc, char** argv) {
   check_emitted(fedavg_round);
   check_emitted(map_sum);
-  benchmark::RegisterBenchmark("fedavg", fedavg)->Arg(1)->Arg(2)->Arg(4)->ArgName("workers")->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("fedavg", bench_fedavg)->Arg(1)->Arg(2)->Arg(4)->ArgName("workers")->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("map_sum", map_sum_1m)->Arg(4)->ArgName("workers")->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

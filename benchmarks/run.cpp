@@ -31,12 +31,15 @@
 
 namespace {
 
-using namespace ctff_bench;  // the FedAvg round (fedavg_round.hpp)
+// The FedAvg round (fedavg_round.hpp).
+using ctff_bench::bound_update, ctff_bench::check_emitted, ctff_bench::client_batch, ctff_bench::client_structs,
+    ctff_bench::client_update, ctff_bench::client_values, ctff_bench::fedavg_clients, ctff_bench::fedavg_round,
+    ctff_bench::hand_round, ctff_bench::linear_model;
 
 constexpr auto sum_1m = ctff::computation<"sum_1m", ctff::at_clients<ctff::tensor<ctff::dtype::float32, 1000000>>>(
     [](auto v) { return ctff::federated_sum(v); });
 
-void fedavg(benchmark::State& st) {
+void bench_fedavg(benchmark::State& st) {
   const auto threads = static_cast<unsigned>(st.range(0));
   ctff::executor ex({.clients = {}, .threads = threads});
   ex.bind(client_update, bound_update);
@@ -127,7 +130,7 @@ int main(int argc, char** argv) {
   check_emitted(fedavg_round);
   check_emitted(sum_1m);
   check_emitted(ctff_bench::simple);
-  benchmark::RegisterBenchmark("fedavg", fedavg)->Arg(1)->Arg(2)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("fedavg", bench_fedavg)->Arg(1)->Arg(2)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("simple", simple)->Arg(1)->Arg(10000)->ArgName("clients");
   benchmark::RegisterBenchmark("sum_1m", sum_big)->Unit(benchmark::kMillisecond);
   benchmark::Initialize(&argc, argv);
