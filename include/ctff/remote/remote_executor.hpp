@@ -77,6 +77,46 @@ class worker_link {
   const std::string& address() const { return address_; }
   wire_traffic traffic() const { return {sent_.load(), received_.load()}; }
 
+  // Clients' values this worker already holds, by the identity of their nodes (kept alive here,
+  // so that an address is never reused while it is a key): the same data sent again (a training
+  // set, round after round) is not sent again. The least recently used of more than `cached_max`
+  // is disposed of.
+  static constexpr std::size_t cached_max = 16;
+  struct cache_key {
+    std::string executor;
+    std::vector<const void*> nodes;
+    friend auto operator<=>(const cache_key&, const cache_key&) = default;
+  };
+  std::optional<std::string> cached(const cache_key& k) {
+    std::lock_guard lock(cache_m_);
+    auto it = cache_.find(k);
+    if (it == cache_.end()) return std::nullopt;
+    it->second.used = ++clock_;
+    return it->second.ref;
+  }
+  void remember(cache_key k, std::string ref, std::vector<dynamic_value> pin) {
+    std::vector<std::pair<std::string, std::string>> drop;  // (executor, ref), disposed unlocked
+    {
+      std::lock_guard lock(cache_m_);
+      cache_[std::move(k)] = cached_value{std::move(ref), std::move(pin), ++clock_};
+      while (cache_.size() > cached_max) {
+        auto old = std::min_element(cache_.begin(), cache_.end(),
+                                    [](const auto& a, const auto& b) { return a.second.used < b.second.used; });
+        drop.emplace_back(old->first.executor, old->second.ref);
+        cache_.erase(old);
+      }
+    }
+    for (const auto& [ex, ref] : drop) {
+      v0::DisposeRequest rq;
+      rq.add_value_ref()->set_id(ref);
+      rq.mutable_executor()->set_id(ex);
+      try {
+        (void)send(&v0::ExecutorGroup::Stub::Dispose, rq, "Dispose");
+      } catch (...) {  // the worker may be gone; its values go with it
+      }
+    }
+  }
+
   // Sends `rq` by `method`; a failure is a run_fault naming this worker and what it was doing.
   template <class Rq, class Rs>
   Rs send(grpc::Status (v0::ExecutorGroup::Stub::*method)(grpc::ClientContext*, const Rq&, Rs*), const Rq& rq,
@@ -130,6 +170,14 @@ class worker_link {
   std::mutex m_;
   std::map<std::size_t, std::string> executors_;
   std::atomic<std::uint64_t> sent_{0}, received_{0};
+  struct cached_value {
+    std::string ref;
+    std::vector<dynamic_value> pin;
+    std::uint64_t used;
+  };
+  std::mutex cache_m_;
+  std::map<cache_key, cached_value> cache_;
+  std::uint64_t clock_ = 0;
 };
 
 // A closed Computation's bytes as the message a Value carries.
@@ -223,12 +271,7 @@ class remote_backend final : public client_backend {
     const std::string function_ref = create(std::move(fv), "CreateValue (the function)");
     std::string arg_ref = function_ref;
     if (map) {
-      const federated_data& d = v->federated();
-      std::vector<dynamic_value> slice;
-      slice.reserve(count);
-      for (std::size_t i = begin; i != end; ++i) slice.push_back(d.all_equal ? d.members.front() : d.members[i]);
-      const std::string value_ref =
-          create(ctff::to_message(make_federated(placement_kind::clients, false, std::move(slice))), "CreateValue (the clients' values)");
+      const std::string value_ref = slice_ref(w, ex, v->federated(), begin, end, held);
       v0::CreateStructRequest rq;
       rq.add_element()->mutable_value_ref()->set_id(function_ref);
       rq.add_element()->mutable_value_ref()->set_id(value_ref);
@@ -258,6 +301,95 @@ class remote_backend final : public client_backend {
     const federated_data& o = out.federated();
     if (!o.all_equal) return o.members;
     return std::vector<dynamic_value>(count, o.members.front());
+  }
+
+  // The clients' values [begin, end) of d, held by the worker: their id there. Values all clients
+  // share go once (an all_equal value); a struct per client goes element by element, zipped on
+  // the worker (federated_zip_at_clients), so that an element all share (a broadcast model)
+  // goes once and one the worker holds already (the same nodes as before: a training set) does
+  // not go again.
+  static std::string slice_ref(worker_link& w, const std::string& ex, const federated_data& d, std::size_t begin,
+                               std::size_t end, std::vector<std::string>& held) {
+    auto member = [&](std::size_t i) -> const dynamic_value& { return d.all_equal ? d.members.front() : d.members[i]; };
+    auto send_values = [&](const char* what, bool all_equal, std::vector<dynamic_value> values) {
+      v0::CreateValueRequest rq;
+      *rq.mutable_value() = ctff::to_message(make_federated(placement_kind::clients, all_equal, std::move(values)));
+      rq.mutable_executor()->set_id(ex);
+      return w.send(&v0::ExecutorGroup::Stub::CreateValue, rq, what).value_ref().id();
+    };
+    // A column of per-client values: once if shared (second: true), else from the worker's
+    // cache or sent.
+    auto column = [&](auto entry) -> std::pair<std::string, bool> {
+      const dynamic_value& first = entry(begin);
+      bool shared = true;
+      for (std::size_t i = begin + 1; shared && i != end; ++i) shared = entry(i).shares(first);
+      if (shared) {
+        held.push_back(send_values("CreateValue (a value all clients share)", true, {first}));
+        return {held.back(), true};
+      }
+      worker_link::cache_key key{ex, {}};
+      key.nodes.reserve(end - begin);
+      for (std::size_t i = begin; i != end; ++i) key.nodes.push_back(entry(i).identity());
+      if (std::optional<std::string> ref = w.cached(key)) return {*ref, false};
+      std::vector<dynamic_value> values;
+      values.reserve(end - begin);
+      for (std::size_t i = begin; i != end; ++i) values.push_back(entry(i));
+      std::string ref = send_values("CreateValue (the clients' values)", false, values);
+      w.remember(std::move(key), ref, std::move(values));
+      return {ref, false};
+    };
+    // Structs of one shape (names included) go element by element; anything else whole.
+    const dynamic_value& m0 = member(begin);
+    bool by_element = m0.is(value_kind::struct_) && !m0.structure().elements.empty();
+    for (std::size_t i = begin + 1; by_element && i != end; ++i) {
+      const dynamic_value& m = member(i);
+      by_element = m.is(value_kind::struct_) && m.structure().elements.size() == m0.structure().elements.size() &&
+                   m.structure().names == m0.structure().names;
+    }
+    // The zip's type, (<{T0}@CLIENTS, ...> -> {<T0, ...>}@CLIENTS) with the names: what a TFF
+    // worker checks. (A member whose type cannot be told, an empty sequence: whole instead.)
+    federated_language::Type zip_type;
+    auto* param = zip_type.mutable_function()->mutable_parameter()->mutable_struct_();
+    auto* result = zip_type.mutable_function()->mutable_result()->mutable_federated();
+    result->mutable_placement()->mutable_value()->set_uri("clients");
+    auto* result_member = result->mutable_member()->mutable_struct_();
+    for (std::size_t k = 0; by_element && k != m0.structure().elements.size(); ++k) {
+      federated_language::Type t;
+      by_element = type_of_value(m0.structure().elements[k], t);
+      auto* p = param->add_element();
+      p->set_name(std::string(m0.structure().name(k)));
+      auto* pf = p->mutable_value()->mutable_federated();
+      pf->mutable_placement()->mutable_value()->set_uri("clients");
+      *pf->mutable_member() = t;
+      auto* r = result_member->add_element();
+      r->set_name(std::string(m0.structure().name(k)));
+      *r->mutable_value() = std::move(t);
+    }
+    if (!by_element) return column([&](std::size_t i) -> const dynamic_value& { return member(i); }).first;
+    v0::CreateStructRequest parts;
+    for (std::size_t k = 0; k != m0.structure().elements.size(); ++k) {
+      const auto [ref, shared] =
+          column([&](std::size_t i) -> const dynamic_value& { return member(i).structure().elements[k]; });
+      auto* e = parts.add_element();
+      e->set_name(std::string(m0.structure().name(k)));
+      e->mutable_value_ref()->set_id(ref);
+      param->mutable_element(static_cast<int>(k))->mutable_value()->mutable_federated()->set_all_equal(shared);
+    }
+    parts.mutable_executor()->set_id(ex);
+    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateStruct, parts, "CreateStruct (the clients' values)").value_ref().id());
+    const std::string parts_ref = held.back();
+    v0::CreateValueRequest zip;
+    auto* zc = zip.mutable_value()->mutable_computation();
+    *zc->mutable_type() = std::move(zip_type);
+    zc->mutable_intrinsic()->set_uri("federated_zip_at_clients");
+    zip.mutable_executor()->set_id(ex);
+    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateValue, zip, "CreateValue (federated_zip_at_clients)").value_ref().id());
+    v0::CreateCallRequest call;
+    call.mutable_function_ref()->set_id(held.back());
+    call.mutable_argument_ref()->set_id(parts_ref);
+    call.mutable_executor()->set_id(ex);
+    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateCall, call, "CreateCall (federated_zip_at_clients)").value_ref().id());
+    return held.back();
   }
 
   std::vector<std::unique_ptr<worker_link>> links_;

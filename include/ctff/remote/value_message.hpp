@@ -1,6 +1,6 @@
 // Values on TFF's remote-execution wire (tensorflow_federated.v0.Value) and back: tensors as
 // federated_language.Array (typed lists, as Python writes them, or raw row-major `content`, as
-// TFF's C++ writes them; ctff writes the lists), structs with names, federated values (member
+// TFF's C++ writes them; ctff writes as TFF's C++ does), structs with names, federated values (member
 // type optional), sequences. A computation is the caller's to evaluate (it needs an executor).
 // Untrusted input: every count is checked against the shape and the bytes before anything is
 // allocated, and anything malformed is a remote_error naming where in the value it is.
@@ -191,7 +191,9 @@ inline dynamic_value tensor_from_array(const federated_language::Array& a, const
   });
 }
 
-// A tensor as a federated_language.Array, in the typed list of its dtype.
+// A tensor as a federated_language.Array, as TFF's C++ writes it: a scalar or strings in the typed
+// list of its dtype, any other tensor as raw row-major `content` (one copy, no per-element work;
+// TFF's Python and C++ read both).
 inline void array_of_tensor(const tensor_data& t, federated_language::Array& a) {
   a.set_dtype(static_cast<federated_language::DataType>(t.dt));
   auto* shape = a.mutable_shape();
@@ -199,6 +201,12 @@ inline void array_of_tensor(const tensor_data& t, federated_language::Array& a) 
   visit_dtype(t.dt, [&](auto d) {
     constexpr dtype D = decltype(d)::value;
     const auto& v = t.get<D>();
+    if constexpr (D != dtype::str) {
+      if (!t.shape.empty()) {
+        a.set_content(std::string(reinterpret_cast<const char*>(v.data()), v.size() * content_size<D>()));
+        return;
+      }
+    }
     auto* list = mutable_array_list<D>(a);
     if constexpr (D == dtype::complex64 || D == dtype::complex128) {
       list->Reserve(static_cast<int>(2 * v.size()));

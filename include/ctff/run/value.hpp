@@ -191,6 +191,8 @@ class dynamic_value {
 
   // Whether two values are the same node (shared, not copied).
   bool shares(const dynamic_value& o) const { return p_ == o.p_; }
+  // The node's address: equal exactly for values that share (while one of them lives).
+  const void* identity() const { return p_.get(); }
 
   // Element by element (NaN unequal to itself), names and placements included.
   friend bool operator==(const dynamic_value& a, const dynamic_value& b) {
