@@ -279,6 +279,10 @@ def faults(a):
                 fail(f"{name}: standard error lacks {s!r}: {err!r}")
         if rc != 0 and out:
             fail(f"{name}: exit {rc} with output {out!r}")
+        if rc == 0:  # nothing on standard error but the lines expected (a sanitizer's report, ...)
+            extra = [l for l in err.splitlines() if l.strip() and not any(s in l for s in stderr_has)]
+            if extra:
+                fail(f"{name}: unexpected standard error: {extra[:5]}")
         if within is not None and dt > within:
             fail(f"{name}: took {dt:.1f} s, more than {within} s")
 
