@@ -17,7 +17,17 @@ With --ctff-run PATH, every program's main computation is also executed by that 
 seeded random arguments for N = 0, 1 and 3 clients (--clients) and the result compared with the
 one the oracle (oracle.py) computes from the generator's own representation of the program:
 exit status (0 result, 1 execution error, 2 bad input) and the JSON value, floats exactly.
-The files of each run are kept in WORK/exec/.
+The files of each run are kept in WORK/exec/. Each --ctff-run-arg ARG (repeatable; written
+--ctff-run-arg=ARG when ARG starts with -) is appended to every ctff-run command, e.g.
+--ctff-run-arg=--workers=127.0.0.1:5001,127.0.0.1:5002 runs the per-client work on workers.
+
+With --exec-only (no --compiler, no C++ compiler needed), only the execution check runs, on the
+programs of --python-outputs: their bytes are Python's serialized Computations (which the
+differential test checks are ctff's bytes too), and a record the generator no longer makes
+(stale) fails as it does in the full run:
+
+    run.py --exec-only --python-outputs tests/differential/python/depth2.jsonl \
+           --ctff-run build/gcc/tools/ctff_run/ctff-run --clients 0,1,3,5 --work /tmp/exec
 """
 
 from __future__ import annotations
@@ -218,9 +228,12 @@ class Driver:
         self.work.mkdir(parents=True, exist_ok=True)
         self.cache = Path(args.cache).resolve() if args.cache else self.work / "cache"
         self.cache.mkdir(parents=True, exist_ok=True)
-        self.compilers = [Compiler(c, args.flag or []) for c in args.compiler]
-        self.include = Path(args.ctff_include).resolve()
-        self.headers_hash = tree_hash(self.include / "ctff")
+        self.compilers = [Compiler(c, args.flag or []) for c in args.compiler or []]
+        if not args.exec_only:
+            self.include = Path(args.ctff_include).resolve()
+            self.headers_hash = tree_hash(self.include / "ctff")
+        else:
+            self.headers_hash = ""
         self.harness_hash = sha((HERE / "harness.hpp").read_bytes())  # harness_main.cpp: its own text
         self.failures = defaultdict(list)  # seed -> [(kind, detail)]
         self.sources = {}
@@ -433,8 +446,29 @@ class Driver:
         self.batches = [Batch(i, progs[k:k + b]) for i, k in enumerate(range(0, len(progs), b))]
         self.timing["generate"] += time.time() - t0
 
+    def run_exec_only(self):
+        """--exec-only: the execution check alone, on Python's bytes of the --python-outputs
+        programs (no compiler)."""
+        t_start = time.time()
+        self.generate()
+        log(f"differential (execution only): {len(self.sources)} programs of --python-outputs, "
+            f"ctff-run {' '.join([self.args.ctff_run] + list(self.args.ctff_run_arg or []))}")
+        chosen = {}
+        for seed in sorted(self.sources):
+            if seed not in self.python:
+                self.fail(seed, "no Python outputs", "--exec-only runs the programs of --python-outputs only")
+            elif "python_error" in self.python[seed]:
+                self.python_stats["python raised"] += 1  # no bytes to run (the full run reports it)
+            elif not self.python_stale(seed):
+                chosen[seed] = self.python[seed]["hex"]
+        self.execute_bytes(chosen)
+        self.report(time.time() - t_start, 0)
+        return 0 if not self.failures else 1
+
     def run(self):
         a = self.args
+        if a.exec_only:
+            return self.run_exec_only()
         t_start = time.time()
         self.generate()
         extra = len(self.sources) - len([s for s in self.sources if a.seed <= s < a.seed + a.count])
@@ -527,19 +561,28 @@ class Driver:
 
     PY_FIELDS = ["bytes", "compact", "formatted", "structural", "type"]
 
+    def python_stale(self, seed):
+        """True (and a failure) when the generator no longer makes the program whose Python outputs
+        the record of `seed` holds."""
+        rec = self.python[seed]
+        f, head = self.python_file[seed]
+        p = self.programs[seed]
+        sha = gen.program_hash(self.sources[seed], gen.python_twin(p, f"_p{seed}"))
+        if rec["program_sha"] == sha:
+            return False
+        self.python_stats["stale"] += 1
+        self.fail(seed, "Python outputs stale", (
+            f"the generator no longer makes the program {f} was made from: regenerate the "
+            f"Python outputs (README.md, \"Python's outputs\"; profile {head['profile']})"))
+        return True
+
     def compare_python(self, seed, results):
         """Every variant of every compiler against Python's committed outputs. Bucket programs
         (rules 3-5 left out of the ordinary ones): compile-time variants must agree, run-time ones
         are counted per compiler and variant: agree / trace_failure / silent difference."""
         rec = self.python[seed]
-        f, head = self.python_file[seed]
-        p = self.programs[seed]
-        sha = gen.program_hash(self.sources[seed], gen.python_twin(p, f"_p{seed}"))
-        if rec["program_sha"] != sha:
-            self.python_stats["stale"] += 1
-            return self.fail(seed, "Python outputs stale", (
-                f"the generator no longer makes the program {f} was made from: regenerate the "
-                f"Python outputs (README.md, \"Python's outputs\"; profile {head['profile']})"))
+        if self.python_stale(seed):
+            return
         bucket = seed in self.bucket
         if "python_error" in rec:
             self.python_stats["python raised"] += 1
@@ -599,6 +642,18 @@ class Driver:
         """Runs every program's main computation with ctff-run for each N and compares with the
         oracle. The bytes are the compile-time bytes of the first compiler that printed them (every
         variant's are compared above)."""
+        chosen = {}
+        for seed in sorted(self.sources):
+            for c in self.compilers:
+                r = results.get(c.name, {}).get(seed)
+                if r and "ct.bytes" in r:
+                    chosen[seed] = r["ct.bytes"]
+                    break
+        self.execute_bytes(chosen)
+
+    def execute_bytes(self, chosen):
+        """execute() on {seed: hex bytes of its main computation}; seeds left out did not compile or
+        crashed (reported already)."""
         t0 = time.time()
         ctff_run = str(Path(self.args.ctff_run).resolve())
         edir = self.work / "exec"
@@ -607,12 +662,7 @@ class Driver:
         edir.mkdir(parents=True)
         jobs = []
         for seed in sorted(self.sources):
-            hexbytes = None
-            for c in self.compilers:
-                r = results.get(c.name, {}).get(seed)
-                if r and "ct.bytes" in r:
-                    hexbytes = r["ct.bytes"]
-                    break
+            hexbytes = chosen.get(seed)
             if hexbytes is None:
                 continue  # did not compile or crashed: reported already
             if seed in self.bucket:
@@ -638,7 +688,8 @@ class Driver:
         self.timing["execute"] += time.time() - t0
 
     def run_ctff_run(self, ctff_run, seed, n, comp, argfile):
-        cmd = [ctff_run, str(comp), "--clients", str(n)] + ([str(argfile)] if argfile else [])
+        cmd = ([ctff_run, str(comp), "--clients", str(n)] + ([str(argfile)] if argfile else [])
+               + list(self.args.ctff_run_arg or []))
         try:
             r = subprocess.run(cmd, capture_output=True, timeout=self.args.exec_timeout)
         except subprocess.TimeoutExpired:
@@ -710,7 +761,7 @@ class Driver:
                     log(f"    source: {fdir / f'p{seed}.cpp'} (gen.py --seed {seed} --max-depth {self.args.max_depth})")
             log("  by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
         tm = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(self.timing.items()))
-        if self.python:
+        if self.python and not self.args.exec_only:
             ps = self.python_stats
             nb = len([s for s in self.python if s not in self.bucket])
             log(f"Python (federated_language 0.5.3, --python-outputs): {ps['compared']} of {nb} programs compared "
@@ -747,6 +798,10 @@ class Driver:
                 f"{st['disagreements']} disagreements")
         else:
             log("execution: skipped (no --ctff-run)")
+        if self.args.exec_only:
+            log(f"differential (execution only): {n - bad}/{n} programs agree with the oracle; "
+                f"{total:.0f} s wall (cpu: {tm})")
+            return
         log(f"differential: {n - bad}/{n} programs agree "
             f"({len(self.compilers)} compilers x compile/run time, inner callees); {total:.0f} s wall "
             f"(compiling {compile_time:.0f} s; cpu: {tm})")
@@ -754,16 +809,17 @@ class Driver:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--compiler", action="append", required=True, help="a C++ compiler (repeat)")
+    ap.add_argument("--compiler", action="append", help="a C++ compiler (repeat; required but with --exec-only)")
     ap.add_argument("--seed", type=int, default=1, help="first program seed")
-    ap.add_argument("--count", type=int, default=300, help="number of programs")
+    ap.add_argument("--count", type=int, default=None,
+                    help="number of programs (default 300; with --exec-only 0: the --python-outputs programs)")
     ap.add_argument("--batch", type=int, default=12, help="programs per translation unit")
     ap.add_argument("--max-depth", type=int, default=3,
                     help="levels of nested computations (gen.py; CI uses 2: smaller programs)")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--ctff-include", required=True)
-    ap.add_argument("--proto-include", required=True, help="directory of the generated *.pb.h")
-    ap.add_argument("--proto-lib", required=True, help="libctff_proto.a")
+    ap.add_argument("--ctff-include", help="the include directory (required but with --exec-only)")
+    ap.add_argument("--proto-include", help="directory of the generated *.pb.h (required but with --exec-only)")
+    ap.add_argument("--proto-lib", help="libctff_proto.a (required but with --exec-only)")
     ap.add_argument("--work", required=True, help="scratch directory")
     ap.add_argument("--cache", help="object cache, may be shared between build trees")
     ap.add_argument("--flag", action="append", help="extra compiler flag (repeat)")
@@ -775,10 +831,30 @@ def main():
     ap.add_argument("--clients", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 3],
                     help="numbers of clients of the execution check (default 0,1,3)")
     ap.add_argument("--exec-timeout", type=int, default=120, help="seconds per ctff-run")
+    ap.add_argument("--ctff-run-arg", action="append", metavar="ARG",
+                    help="appended to every ctff-run command (repeat; --ctff-run-arg=--workers=... when ARG "
+                    "starts with -)")
+    ap.add_argument("--exec-only", action="store_true",
+                    help="only execute the --python-outputs programs (their bytes are Python's) with --ctff-run "
+                    "and compare with the oracle: no compiler, no --compiler/--ctff-include/--proto-*")
     ap.add_argument("--python-outputs", action="append",
                     help="Python's outputs of a seeded set of programs (python/*.jsonl, repeat): the "
                     "programs join the run and every variant is compared with Python")
     args = ap.parse_args()
+    if args.exec_only:
+        bad = [f for f in ("compiler", "ctff_include", "proto_include", "proto_lib") if getattr(args, f)]
+        if bad:
+            ap.error("--exec-only compiles nothing: no " + ", ".join("--" + f.replace("_", "-") for f in bad))
+        if not args.ctff_run or not args.python_outputs:
+            ap.error("--exec-only needs --ctff-run and --python-outputs")
+        if args.count is None:
+            args.count = 0
+    else:
+        missing = [f for f in ("compiler", "ctff_include", "proto_include", "proto_lib") if not getattr(args, f)]
+        if missing:
+            ap.error("the following arguments are required: " + ", ".join("--" + f.replace("_", "-") for f in missing))
+        if args.count is None:
+            args.count = 300
     sys.exit(Driver(args).run())
 
 

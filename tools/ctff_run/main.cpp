@@ -2,7 +2,7 @@
 // given as JSON, and print the result as one line of JSON (reference/execution.md §5).
 //
 //   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
-//            [ARG.json | -]
+//            [--deadline SECONDS] [ARG.json | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <memory>
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +50,7 @@ namespace {
 
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
-    "                [ARG.json | -]\n"
+    "                [--deadline SECONDS] [ARG.json | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG.json\n"
     "  is its argument as JSON (reference/execution.md section 5; - reads standard input), given\n"
@@ -61,6 +62,10 @@ constexpr const char* usage =
     "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
     "  --workers HOST:PORT[,HOST:PORT...]  runs the per-client work on these workers (ctff-worker\n"
     "                   or TFF's), ceil(N/K) clients each; unreachable ones are left out\n"
+    "  --deadline SECONDS  with --workers: how long a worker may take to answer each request\n"
+    "                   (default 600; a decimal number, e.g. 2.5), and at most how long to wait\n"
+    "                   for the workers to be reached at the start (default 5); a worker that\n"
+    "                   fails or does not answer in time is an execution error naming it\n"
     "  --list-bindings  prints the key, kind and type of each opaque computation of COMP, and the\n"
     "                   plugin that binds it, instead of running it\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
@@ -109,6 +114,7 @@ int run(int argc, char** argv) {
   bool have_comp = false, have_arg = false, list_bindings = false;
   std::vector<std::string> plugins;
   std::vector<std::string> workers;
+  std::optional<double> deadline;  // seconds
   ctff::run_options options;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
@@ -121,9 +127,9 @@ int run(int argc, char** argv) {
       continue;
     }
     std::string opt, val;
-    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : 9;
+    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : a.rfind("--deadline", 0) == 0 ? 10 : 9;
     if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0 ||
-        a.rfind("--workers", 0) == 0) {
+        a.rfind("--workers", 0) == 0 || a.rfind("--deadline", 0) == 0) {
       opt = a.substr(0, len);
       if (a.size() > len && a[len] == '=') {
         val = a.substr(len + 1);
@@ -146,6 +152,15 @@ int run(int argc, char** argv) {
         workers.push_back(val.substr(at, comma - at));
         at = comma + 1;
       }
+    } else if (opt == "--deadline") {
+      double d = 0;
+      const auto r = std::from_chars(val.data(), val.data() + val.size(), d, std::chars_format::fixed);
+      if (val.empty() || r.ec != std::errc{} || r.ptr != val.data() + val.size() || !(d >= 0.001) ||
+          !(d <= 86400 * 7)) {
+        std::cerr << "ctff-run: --deadline takes a number of seconds from 0.001 to 604800, not `" << val << "`\n";
+        return 2;
+      }
+      deadline = d;
     } else if (opt == "--bind") {
       if (val.empty()) {
         std::cerr << "ctff-run: --bind needs a plugin file\n";
@@ -184,6 +199,10 @@ int run(int argc, char** argv) {
   }
   if (!have_comp || comp.empty()) {
     std::cerr << usage;
+    return 2;
+  }
+  if (deadline && workers.empty()) {
+    std::cerr << "ctff-run: --deadline is the deadline of requests to workers: it needs --workers\n";
     return 2;
   }
   if (have_arg && comp == "-" && arg == "-") {
@@ -235,7 +254,12 @@ int run(int argc, char** argv) {
     ex = std::make_unique<ctff::executor>(options);
   } else {
 #if CTFF_RUN_REMOTE
-    auto r = std::make_unique<ctff::remote_executor>(ctff::remote_options{.workers = workers}, options);
+    ctff::remote_options remote{.workers = workers};
+    if (deadline) {
+      remote.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(*deadline * 1000 + 0.5));
+      remote.connect = std::min(remote.connect, remote.deadline);
+    }
+    auto r = std::make_unique<ctff::remote_executor>(remote, options);
     for (const std::string& w : r->left_out()) std::cerr << "ctff-run: worker " << w << " is not reachable; left out\n";
     ex = std::move(r);
 #else

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -396,6 +397,9 @@ class remote_backend final : public client_backend {
 };
 
 }  // namespace detail
+
+static_assert(std::has_virtual_destructor_v<executor>,
+              "a remote_executor is destroyed through a std::unique_ptr<executor>");
 
 // An executor whose per-client work runs on workers: everything executor does (run, call, bind,
 // evaluate, apply), with federated_map and federated_eval_at_clients sent to the workers. The

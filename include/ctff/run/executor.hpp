@@ -246,6 +246,9 @@ class executor {
       : options_(options),
         pool_(std::make_unique<detail::thread_pool>(
             options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()))) {}
+  // Virtual: executors derived from this one (ctff::remote_executor) are owned and destroyed
+  // through a std::unique_ptr<executor> (worker_options::make, ctff-run --workers).
+  virtual ~executor() = default;
 
   const run_options& options() const { return options_; }
   unsigned threads() const { return pool_->size(); }
