@@ -3,6 +3,8 @@
 // `BINARY --port=N --max_concurrent_computation_calls=-1`; this one takes the same flags, so it
 // can stand in for TFF's, and TFF's C++ composing controller can drive it too.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -34,7 +36,8 @@ constexpr const char* usage =
     "  --bind=PLUGIN.so  binds opaque computations to a plugin's functions (<ctff/run/plugin.hpp>)\n"
     "  --workers=HOST:PORT[,HOST:PORT...]  runs per-client work on these workers (a controller that\n"
     "                    TFF's clients and ctff's drive like any worker)\n"
-    "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM.\n"
+    "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
+    "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
 
 struct usage_error {
@@ -142,12 +145,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::cout << "ctff-worker: listening on " << where.host << ":" << w->port() << std::endl;
+  // A signal stops the server; calls still running a second later are cancelled, and a binding
+  // that still has not returned 3 s after that does not keep the process alive.
+  std::atomic<bool> done{false};
   std::thread stopper([&] {
     int sig = 0;
     sigwait(&stop, &sig);
-    w->shutdown();
+    w->shutdown(std::chrono::seconds(1));
+    for (int k = 0; k != 40 && !done; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!done) {
+      std::cerr << "ctff-worker: calls still running after the signal; exiting\n";
+      std::_Exit(0);
+    }
   });
   w->wait();
+  done = true;
   stopper.join();
   return 0;
 }

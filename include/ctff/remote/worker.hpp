@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -456,8 +457,10 @@ class worker {
   worker_service& service() { return service_; }
   // Blocks until shutdown() (from another thread or a signal handler's thread).
   void wait() { server_->Wait(); }
-  void shutdown() {
-    if (server_) server_->Shutdown();
+  // Stops taking requests; calls still running after `grace` are cancelled (their callers get
+  // CANCELLED), and wait() returns once they have returned.
+  void shutdown(std::chrono::milliseconds grace = std::chrono::seconds(1)) {
+    if (server_) server_->Shutdown(std::chrono::system_clock::now() + grace);
   }
 
  private:
