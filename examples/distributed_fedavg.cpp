@@ -86,10 +86,7 @@ int main(int argc, char** argv) {
     last = loss;
     m = next;
   }
-  std::printf("model     weights %.3f %.3f %.3f %.3f  bias %.3f\n",
-              static_cast<double>(m.weights[0]), static_cast<double>(m.weights[1]),
-              static_cast<double>(m.weights[2]), static_cast<double>(m.weights[3]),
-              static_cast<double>(m.bias));
+  print_model(m);
   std::printf("client updates on the workers %ld, on the controller %ld\n", on_workers.load(), on_controller.load());
   if (on_workers != 10 * 100 || on_controller != 0) {
     std::fprintf(stderr, "the client updates did not all run on the workers\n");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -102,6 +103,13 @@ inline std::vector<client_data> make_clients(std::size_t count) {
       c.y[i] = y;
     }
   return clients;
+}
+
+// The model as both examples print it.
+inline void print_model(const model& m) {
+  std::printf("model     weights %.3f %.3f %.3f %.3f  bias %.3f\n", static_cast<double>(m.weights[0]),
+              static_cast<double>(m.weights[1]), static_cast<double>(m.weights[2]),
+              static_cast<double>(m.weights[3]), static_cast<double>(m.bias));
 }
 
 }  // namespace fedavg

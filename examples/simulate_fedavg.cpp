@@ -32,10 +32,7 @@ int main(int argc, char** argv) {
     last = loss;
     m = next;
   }
-  std::printf("model     weights %.3f %.3f %.3f %.3f  bias %.3f\n",
-              static_cast<double>(m.weights[0]), static_cast<double>(m.weights[1]),
-              static_cast<double>(m.weights[2]), static_cast<double>(m.weights[3]),
-              static_cast<double>(m.bias));
+  print_model(m);
   if (!(last < first / 4)) {
     std::fprintf(stderr, "the loss did not fall: %f -> %f\n", static_cast<double>(first),
                  static_cast<double>(last));

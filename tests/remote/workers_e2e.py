@@ -141,6 +141,13 @@ def run(cmd, timeout, stdin=None):
 
 # --- goldens -----------------------------------------------------------------------------------
 
+def all_up(ws, what):
+    """Every worker still up: none crashed on what it was sent."""
+    for w in ws.all:
+        if w.proc.poll() is not None:
+            fail(f"{what}: worker {w.address} exited with {w.proc.returncode}")
+
+
 def goldens(a):
     for k in (1, 2, 4):
         # The workers bind what the per-client functions of the cases call: fedeval_round's
@@ -155,10 +162,7 @@ def goldens(a):
             log(f"goldens, K = {k}: {status[-1].strip() if status else '(no summary)'} ({dt:.1f} s)")
             if rc != 0:
                 fail(f"test_run.cmake with {k} workers ({workers}): exit {rc}\n{out}{err}")
-            # Every worker still up: none crashed on what it was sent.
-            for w in ws.all:
-                if w.proc.poll() is not None:
-                    fail(f"goldens, K = {k}: worker {w.address} exited with {w.proc.returncode}")
+            all_up(ws, f"goldens, K = {k}")
 
 
 # --- differential --------------------------------------------------------------------------------
@@ -178,9 +182,7 @@ def differential(a):
         log(f"differential over 3 workers: exit {rc} ({dt:.1f} s)")
         if rc != 0:
             fail(f"run.py --exec-only over {workers}: exit {rc}")
-        for w in ws.all:
-            if w.proc.poll() is not None:
-                fail(f"differential: worker {w.address} exited with {w.proc.returncode}")
+        all_up(ws, "differential")
 
 
 # --- faults ------------------------------------------------------------------------------------
