@@ -22,11 +22,15 @@
 #               the compile-time traces stay constant expressions under g++'s sanitizers.
 #   6. clang-asan: clang++-16 with -DCTFF_SANITIZE=ON at -O0: the unit tests and the examples built
 #               and run. (-O0: the sanitizers check the same at -O0, and it compiles faster.)
+#   7. tsan:    clang++-16 with -DCTFF_SANITIZE_THREAD=ON (ThreadSanitizer), Debug at -O1: only the
+#               tests that run threads (label tsan: the worker and remote_executor's tests,
+#               ctff-worker replaying TFF's requests, two of the executor's unit test sources;
+#               tests/tsan), none of the compile-time-tracing rest.
 # Every tree's ctest runs with --no-tests=error, and must run and pass at least one test of each
 # label expected of it (tools/check_labels.py): a suite left unregistered fails CI.
 # Prints the time of every phase. Exits non-zero if anything failed.
 #
-#   --no-asan          skip steps 5 and 6, and build 3 without the sanitizers
+#   --no-asan          skip steps 5, 6 and 7, and build 3 without the sanitizers
 #   --build-root DIR   build trees under DIR instead of build/
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -138,6 +142,11 @@ if [[ $asan -eq 1 ]]; then
   # compile-fail cases, which the plain build covers).
   suite clang-asan clang++-16 "$root/clang-asan" ctff_runnable "-L unit|example" "unit example" \
     "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
+  # -O1, as ThreadSanitizer's documentation advises (its slowdown is less at -O1). TSAN_OPTIONS
+  # (suppressions, halt_on_error) come from the tests' ctest ENVIRONMENT.
+  suite tsan clang++-16 "$root/tsan" "ctff_remote_tests ctff_tsan_tests" "-L tsan" "tsan" \
+    Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DCTFF_SANITIZE_THREAD=ON \
+    -DCTFF_BUILD_BENCHMARKS=OFF -DCTFF_BUILD_EXAMPLES=OFF
 fi
 
 echo "=== timings"

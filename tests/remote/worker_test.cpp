@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -11,16 +14,20 @@
 #include <google/protobuf/text_format.h>
 #include <grpcpp/grpcpp.h>
 
+#include <ctff/read.hpp>
+#include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
 
 namespace v0 = tensorflow_federated::v0;
 
 namespace {
 
+// The helpers throw rather than REQUIRE: the concurrency tests call them from their own threads,
+// and Catch2's assertions are not thread-safe (ThreadSanitizer reports them).
 template <class M>
 M parse(const std::string& text) {
   M m;
-  REQUIRE(google::protobuf::TextFormat::ParseFromString(text, &m));
+  if (!google::protobuf::TextFormat::ParseFromString(text, &m)) throw std::runtime_error("not a message: " + text);
   return m;
 }
 
@@ -41,7 +48,8 @@ struct fixture {
     c->set_cardinality(clients);
     v0::GetExecutorResponse rs;
     grpc::ClientContext ctx;
-    REQUIRE(stub->GetExecutor(&ctx, rq, &rs).ok());
+    const grpc::Status s = stub->GetExecutor(&ctx, rq, &rs);
+    if (!s.ok()) throw std::runtime_error("GetExecutor: " + s.error_message());
     return rs.executor().id();
   }
   grpc::Status create(const std::string& ex, const std::string& value_text, std::string* id) {
@@ -233,24 +241,64 @@ TEST_CASE("opaque computations run through the bindings `setup` gives each execu
 }
 
 TEST_CASE("many clients at once on one worker", "[remote][worker][concurrency]") {
-  fixture f({.run = {.threads = 2}, .max_concurrent_calls = 2});
+  // Each executor's pool at 1, 2 and 4 threads (with 8 callers sharing 3 executors): what
+  // ThreadSanitizer checks (tools/test.sh, suite tsan).
+  const unsigned threads = GENERATE(1u, 2u, 4u);
+  const int max_calls = GENERATE(-1, 2);
+  CAPTURE(threads, max_calls);
+  fixture f({.run = {.threads = threads}, .max_concurrent_calls = max_calls});
+  // One caller: its executor (shared with the callers of the same client count), ten sums, and
+  // its DisposeExecutor (the last of the three callers sharing it removes it).
+  auto caller = [&](int t) {
+    const std::string ex = f.executor(1 + t % 3);
+    bool right = true;
+    for (int k = 0; k != 10; ++k) {
+      std::vector<int> xs;
+      int sum = 0;
+      for (int c = 0; c != 1 + t % 3; ++c) xs.push_back(t * 100 + k * 10 + c), sum += xs.back();
+      std::string fn, arg, r;
+      v0::Value out;
+      right = right && f.create(ex, federated_sum, &fn).ok() && f.create(ex, clients_value(xs), &arg).ok() &&
+              f.call(ex, fn, arg, &r).ok() && f.compute(ex, r, &out).ok() &&
+              out.federated().value(0).array().int32_list().value(0) == sum;
+    }
+    v0::DisposeExecutorRequest rq;
+    rq.mutable_executor()->set_id(ex);
+    v0::DisposeExecutorResponse rs;
+    grpc::ClientContext ctx;
+    return right && f.stub->DisposeExecutor(&ctx, rq, &rs).ok();
+  };
   std::atomic<int> wrong{0};
   std::vector<std::thread> ts;
   for (int t = 0; t != 8; ++t)
     ts.emplace_back([&, t] {
-      const std::string ex = f.executor(1 + t % 3);
-      for (int k = 0; k != 10; ++k) {
-        std::vector<int> xs;
-        int sum = 0;
-        for (int c = 0; c != 1 + t % 3; ++c) xs.push_back(t * 100 + k * 10 + c), sum += xs.back();
-        std::string fn, arg, r;
-        v0::Value out;
-        if (!f.create(ex, federated_sum, &fn).ok() || !f.create(ex, clients_value(xs), &arg).ok() ||
-            !f.call(ex, fn, arg, &r).ok() || !f.compute(ex, r, &out).ok() ||
-            out.federated().value(0).array().int32_list().value(0) != sum)
-          ++wrong;
+      try {
+        if (!caller(t)) ++wrong;
+      } catch (const std::exception&) {
+        ++wrong;
       }
     });
   for (auto& t : ts) t.join();
   CHECK(wrong == 0);
+  CHECK(f.w->service().executors() == 0);
+}
+
+TEST_CASE("a remote_executor over two workers: results of a local run at any thread count", "[remote][executor][concurrency]") {
+  // The clients split between two in-process workers, each slice sent from its own thread.
+  const unsigned threads = GENERATE(1u, 2u, 4u);
+  CAPTURE(threads);
+  const auto w1 = ctff::serve({.run = {.threads = threads}}, {});
+  const auto w2 = ctff::serve({.run = {.threads = threads}}, {});
+  ctff::remote_executor ex({.workers = {"127.0.0.1:" + std::to_string(w1->port()), "127.0.0.1:" + std::to_string(w2->port())}},
+                           {.clients = 5, .threads = threads});
+  CHECK(ex.workers().size() == 2);
+  // (x@SERVER -> federated_sum(federated_map(add_one, federated_broadcast(x)))): 5 * (x + 1).
+  std::ifstream in(CTFF_GOLDENS_DIR "/simple_broadcast_map_sum.binpb", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto t = std::make_shared<const ctff::computation_tree>(ctff::read_computation(bytes));
+  for (int x = 0; x != 4; ++x) {
+    const ctff::dynamic_value r =
+        ex.run(t, ctff::make_federated(ctff::placement_kind::server, true, {ctff::make_scalar<ctff::dtype::int32>(x)}));
+    CHECK(r == ctff::make_federated(ctff::placement_kind::server, true, {ctff::make_scalar<ctff::dtype::int32>(5 * (x + 1))}));
+  }
 }

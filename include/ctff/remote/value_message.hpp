@@ -3,7 +3,8 @@
 // TFF's C++ writes them; ctff writes as TFF's C++ does), structs with names, federated values (member
 // type optional), sequences. A computation is the caller's to evaluate (it needs an executor).
 // Untrusted input: every count is checked against the shape and the bytes before anything is
-// allocated, and anything malformed is a remote_error naming where in the value it is.
+// allocated, a sequence makes at most one value per byte it takes on the wire, and anything
+// malformed is a remote_error naming where in the value it is (that name built only then).
 #pragma once
 
 #include <bit>
@@ -14,6 +15,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -38,8 +40,27 @@ namespace detail {
   throw remote_error(where + ": " + what);
 }
 
+// Where in a value (`value.model[3]`), as a chain up to the root, spelled out only for an error:
+// a string per element would copy a long name once for every element below it (quadratic in the
+// message).
+struct value_path {
+  const value_path* parent = nullptr;  // none: the root, spelled `name`
+  std::string_view name{};             // a struct element's name (empty: by index)
+  std::size_t index = 0;
+  value_path child(std::string_view n, std::size_t k) const { return {this, n, k}; }
+  std::string text() const {
+    if (!parent) return std::string(name);
+    std::string s = parent->text();
+    s += step_text(name, index);
+    return s;
+  }
+};
+[[noreturn]] inline void remote_fail(const value_path& where, const std::string& what) {
+  remote_fail(where.text(), what);
+}
+
 // The number of elements of a shape (dims checked non-negative, the product bounded).
-inline std::size_t shape_elements(const std::vector<std::int64_t>& shape, const std::string& where) {
+inline std::size_t shape_elements(const std::vector<std::int64_t>& shape, const value_path& where) {
   std::size_t n = 1;
   for (std::int64_t d : shape) {
     if (d < 0) remote_fail(where, "a dimension of " + std::to_string(d) + " (Array.shape)");
@@ -132,7 +153,7 @@ constexpr std::size_t content_size() {
 }
 
 // A federated_language.Array as a tensor.
-inline dynamic_value tensor_from_array(const federated_language::Array& a, const std::string& where) {
+inline dynamic_value tensor_from_array(const federated_language::Array& a, const value_path& where) {
   static_assert(std::endian::native == std::endian::little, "ctff: Array.content is little-endian");
   if (!is_valid_dtype(static_cast<std::uint64_t>(a.dtype())))
     remote_fail(where, "Array.dtype " + std::to_string(static_cast<int>(a.dtype())) + " is not a dtype");
@@ -178,7 +199,7 @@ inline dynamic_value tensor_from_array(const federated_language::Array& a, const
         } else if constexpr (D == dtype::bool_) {
           out.push_back(list[static_cast<int>(k)] ? 1 : 0);
         } else if constexpr (std::is_floating_point_v<E>) {
-          out.push_back(list[static_cast<int>(k)]);  // the list's own type: NaN stays NaN
+          out.push_back(list[static_cast<int>(k)]);  // no range check: NaN != NaN
         } else {
           const auto x = list[static_cast<int>(k)];
           if (static_cast<decltype(x)>(static_cast<E>(x)) != x)
@@ -223,7 +244,7 @@ inline void array_of_tensor(const tensor_data& t, federated_language::Array& a) 
   });
 }
 
-inline placement_kind placement_of_uri(const std::string& uri, const std::string& where) {
+inline placement_kind placement_of_uri(const std::string& uri, const value_path& where) {
   if (uri == "clients") return placement_kind::clients;
   if (uri == "server") return placement_kind::server;
   remote_fail(where, "the placement `" + uri + "` (clients and server only)");
@@ -234,7 +255,7 @@ struct leaf_cursor {
   const google::protobuf::RepeatedPtrField<federated_language::Array>& leaves;
   int next = 0;
 };
-inline dynamic_value nest_leaves(const federated_language::Type& t, leaf_cursor& c, const std::string& where,
+inline dynamic_value nest_leaves(const federated_language::Type& t, leaf_cursor& c, const value_path& where,
                                  int depth) {
   if (depth > 64) remote_fail(where, "a sequence element type nested more than 64 deep");
   if (t.has_struct_()) {
@@ -251,11 +272,20 @@ inline dynamic_value nest_leaves(const federated_language::Type& t, leaf_cursor&
   }
   if (!t.has_tensor()) remote_fail(where, "a sequence element type that is not tensors and structs");
   if (c.next >= c.leaves.size()) remote_fail(where, "a sequence element with fewer tensors than its type");
-  dynamic_value v = tensor_from_array(c.leaves[c.next], where + step_text({}, static_cast<std::size_t>(c.next)));
+  dynamic_value v = tensor_from_array(c.leaves[c.next], where.child({}, static_cast<std::size_t>(c.next)));
   ++c.next;
   if (static_cast<dtype>(t.tensor().dtype()) != v.tensor().dt)
     remote_fail(where, "a sequence element's tensor whose dtype is not its type's");
   return v;
+}
+
+// The values one sequence element of type t makes: its structs and tensors.
+inline std::size_t type_nodes(const federated_language::Type& t, const value_path& where, int depth) {
+  if (depth > 64) remote_fail(where, "a sequence element type nested more than 64 deep");
+  std::size_t n = 1;
+  if (t.has_struct_())
+    for (const auto& el : t.struct_().element()) n += type_nodes(el.value(), where, depth + 1);
+  return n;
 }
 
 }  // namespace detail
@@ -265,7 +295,7 @@ using computation_evaluator = std::function<dynamic_value(const federated_langua
 
 namespace detail {
 inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, const computation_evaluator& eval,
-                                  const std::string& where, int depth) {
+                                  const value_path& where, int depth) {
   using V = tensorflow_federated::v0::Value;
   if (depth > 100) remote_fail(where, "a value nested more than 100 deep");
   switch (m.value_case()) {
@@ -279,7 +309,7 @@ inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, cons
       bool named = false;
       int k = 0;
       for (const auto& el : m.struct_().element()) {
-        e.push_back(from_message(el.value(), eval, where + step_text(el.name(), static_cast<std::size_t>(k++)), depth + 1));
+        e.push_back(from_message(el.value(), eval, where.child(el.name(), static_cast<std::size_t>(k++)), depth + 1));
         names.push_back(el.name());
         named = named || !el.name().empty();
       }
@@ -293,7 +323,7 @@ inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, cons
       std::vector<dynamic_value> members;
       members.reserve(static_cast<std::size_t>(f.value_size()));
       for (int k = 0; k != f.value_size(); ++k)
-        members.push_back(from_message(f.value(k), eval, where + step_text({}, static_cast<std::size_t>(k)), depth + 1));
+        members.push_back(from_message(f.value(k), eval, where.child({}, static_cast<std::size_t>(k)), depth + 1));
       const bool all_equal = p == placement_kind::server || f.type().all_equal();
       if (all_equal && members.size() != 1)
         remote_fail(where, "an all_equal federated value with " + std::to_string(members.size()) + " members");
@@ -301,10 +331,19 @@ inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, cons
     }
     case V::kSequence: {
       const auto& s = m.sequence();
+      // Every element makes a value per node of the element type, tensors or not: a type of many
+      // empty structs times many empty elements would make billions of values from a few KB.
+      if (s.element_size() != 0) {
+        const std::size_t per = type_nodes(s.element_type(), where, 0);
+        const std::size_t bytes = s.ByteSizeLong();
+        if (per > bytes / static_cast<std::size_t>(s.element_size()))
+          remote_fail(where, "a sequence of " + std::to_string(s.element_size()) + " elements of " + std::to_string(per) +
+                                 " values each in " + std::to_string(bytes) + " bytes (at most one value per byte)");
+      }
       std::vector<dynamic_value> e;
       e.reserve(static_cast<std::size_t>(s.element_size()));
       for (int k = 0; k != s.element_size(); ++k) {
-        const std::string at = where + step_text({}, static_cast<std::size_t>(k));
+        const value_path at = where.child({}, static_cast<std::size_t>(k));
         leaf_cursor c{s.element(k).flat_value()};
         e.push_back(nest_leaves(s.element_type(), c, at, 0));
         if (c.next != c.leaves.size()) remote_fail(at, "a sequence element with more tensors than its type");
@@ -319,7 +358,7 @@ inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, cons
 
 // A wire Value as a dynamic_value; computations through `eval` (none: an error).
 inline dynamic_value from_message(const tensorflow_federated::v0::Value& m, const computation_evaluator& eval = {}) {
-  return detail::from_message(m, eval, "value", 0);
+  return detail::from_message(m, eval, detail::value_path{nullptr, "value"}, 0);
 }
 
 namespace detail {
@@ -368,7 +407,7 @@ inline void flat_leaves(const dynamic_value& v, tensorflow_federated::v0::Value_
   }
 }
 
-inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& m, const std::string& where) {
+inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& m, const value_path& where) {
   if (!v) remote_fail(where, "no value (the result of a call without result)");
   switch (v.kind()) {
     case value_kind::tensor: array_of_tensor(v.tensor(), *m.mutable_array()); return;
@@ -378,7 +417,7 @@ inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& 
       for (std::size_t k = 0; k != d.elements.size(); ++k) {
         auto* e = s->add_element();
         e->set_name(std::string(d.name(k)));
-        to_message(d.elements[k], *e->mutable_value(), where + step_text(d.name(k), k));
+        to_message(d.elements[k], *e->mutable_value(), where.child(d.name(k), k));
       }
       return;
     }
@@ -393,7 +432,7 @@ inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& 
         if (type_of_value(d.members.front(), member)) *t->mutable_member() = std::move(member);
       }
       for (std::size_t k = 0; k != d.members.size(); ++k)
-        to_message(d.members[k], *f->add_value(), where + step_text({}, static_cast<std::size_t>(k)));
+        to_message(d.members[k], *f->add_value(), where.child({}, k));
       return;
     }
     case value_kind::sequence: {
@@ -413,7 +452,7 @@ inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& 
 // A dynamic_value as a wire Value (tensors in typed lists; federated values with their type).
 inline tensorflow_federated::v0::Value to_message(const dynamic_value& v) {
   tensorflow_federated::v0::Value m;
-  detail::to_message(v, m, "value");
+  detail::to_message(v, m, detail::value_path{nullptr, "value"});
   return m;
 }
 

@@ -99,18 +99,19 @@ struct request_failure {
   throw request_failure{code, std::move(message)};
 }
 
-// The values of a CLIENTS placement an executor serves must have its N members.
-inline void check_clients(const dynamic_value& v, std::size_t n, const std::string& where) {
+// The values of a CLIENTS placement an executor serves must have its N members. (The path, a
+// value_path: spelled out only for the error; a string per element is quadratic in the value.)
+inline void check_clients(const dynamic_value& v, std::size_t n, const value_path& where) {
   if (!v) return;
   if (v.is(value_kind::federated)) {
     const federated_data& f = v.federated();
     if (f.where == placement_kind::clients && !f.all_equal && f.members.size() != n)
       refuse(grpc::StatusCode::INVALID_ARGUMENT,
-             where + ": a CLIENTS value of " + std::to_string(f.members.size()) + " members; this executor has " +
+             where.text() + ": a CLIENTS value of " + std::to_string(f.members.size()) + " members; this executor has " +
                  std::to_string(n) + " clients");
   } else if (v.is(value_kind::struct_)) {
     const struct_data& s = v.structure();
-    for (std::size_t k = 0; k != s.elements.size(); ++k) check_clients(s.elements[k], n, where + step_text(s.name(k), k));
+    for (std::size_t k = 0; k != s.elements.size(); ++k) check_clients(s.elements[k], n, where.child(s.name(k), k));
   }
 }
 
@@ -276,7 +277,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
         if (!c.SerializeToString(&bytes)) detail::remote_fail("value", "a Computation that does not serialize");
         return ex.evaluate(std::make_shared<const computation_tree>(read_computation(bytes)));
       });
-      detail::check_clients(v, e->clients(), "CreateValue: value");
+      detail::check_clients(v, e->clients(), detail::value_path{nullptr, "CreateValue: value"});
       rs->mutable_value_ref()->set_id(e->hold(std::move(v)));
     });
   }
