@@ -45,14 +45,18 @@ const std::string map_tf =
     "argument { type { struct { element { value { " + tf_type + " } } element { value { " + clients_i32 + " } } } } "
     "struct { element { value { type { " + tf_type + " } tensorflow { initialize_op: \"x\" } } } "
     "element { value { type { " + clients_i32 + " } reference { name: \"x\" } } } } } } } }";
-// (-> federated_eval_at_clients(( -> 7))).
+// (-> federated_eval_at_clients(( -> (x -> x)(7)))): a function with a call (one that only moves
+// values about runs on the controller).
 const std::string eval_7 =
     "type { function { result { " + clients_i32 + " } } } "
     "lambda { result { type { " + clients_i32 + " } call { "
     "function { type { function { parameter { function { result { " + i32 + " } } } result { " + clients_i32 +
     " } } } intrinsic { uri: \"federated_eval_at_clients\" } } "
-    "argument { type { function { result { " + i32 + " } } } lambda { result { type { " + i32 +
-    " } literal { value { dtype: DT_INT32 shape { } int32_list { value: 7 } } } } } } } } }";
+    "argument { type { function { result { " + i32 + " } } } lambda { result { type { " + i32 + " } call { "
+    "function { type { function { parameter { " + i32 + " } result { " + i32 + " } } } lambda { parameter_name: "
+    "\"x\" result { type { " + i32 + " } reference { name: \"x\" } } } } "
+    "argument { type { " + i32 + " } literal { value { dtype: DT_INT32 shape { } int32_list { value: 7 } } } } "
+    "} } } } } } }";
 
 // The key of the (only) TensorFlow block of t.
 std::string tf_key(const ctff::computation_tree& t) {
@@ -118,6 +122,25 @@ TEST_CASE("federated_eval_at_clients on the workers", "[remote][executor]") {
   CHECK(r.run(tree_of_text(eval_7)) == ctff::make_federated(ctff::placement_kind::clients, false,
                                                            std::vector<ctff::dynamic_value>(3, ctff::make_scalar<ctff::dtype::int32>(7))));
   CHECK(a->service().executors() == 1);
+}
+
+TEST_CASE("a function that only moves values about runs on the controller", "[remote][executor]") {
+  // (x -> federated_map(<(p -> p), x>)): nothing for a worker to compute.
+  const std::string ident = "function { parameter { " + i32 + " } result { " + i32 + " } }";
+  const ctff::computation_tree t = tree_of_text(
+      "type { function { parameter { " + clients_i32 + " } result { " + clients_i32 + " } } } "
+      "lambda { parameter_name: \"x\" result { type { " + clients_i32 + " } call { "
+      "function { type { function { parameter { struct { element { value { " + ident + " } } element { value { " +
+      clients_i32 + " } } } } result { " + clients_i32 + " } } } intrinsic { uri: \"federated_map\" } } "
+      "argument { type { struct { element { value { " + ident + " } } element { value { " + clients_i32 + " } } } } "
+      "struct { element { value { type { " + ident + " } lambda { parameter_name: \"p\" result { type { " + i32 +
+      " } reference { name: \"p\" } } } } } element { value { type { " + clients_i32 +
+      " } reference { name: \"x\" } } } } } } } }");
+  auto a = ctff::serve();
+  ctff::remote_executor r({.workers = {address(*a)}}, {.clients = 3});
+  CHECK(r.run(t, clients({4, 5, 6})) == clients({4, 5, 6}));
+  CHECK(a->service().executors() == 0);
+  CHECK(r.traffic().sent == 0);
 }
 
 TEST_CASE("workers down at the start are left out; none reachable is an error", "[remote][executor]") {

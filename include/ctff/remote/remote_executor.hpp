@@ -188,6 +188,31 @@ inline federated_language::Computation computation_message(const std::string& by
   return c;
 }
 
+// Whether the building block i of t (a lambda's body) only moves values about: references,
+// selections, structs, literals, no call. Such a function (`federated_map` of a selection, as
+// selecting from a federated struct is written) costs less to run here than its values cost to
+// send.
+inline bool only_moves_values(const computation_tree& t, std::uint32_t i, int depth = 0) {
+  if (i == no_index || i >= t.nodes.size() || depth > 64) return false;
+  const block_node& n = t.node(i);
+  switch (n.kind) {
+    case block_kind::reference:
+    case block_kind::literal: return true;
+    case block_kind::selection: return only_moves_values(t, n.a, depth + 1);
+    case block_kind::struct_:
+      for (std::uint32_t k = 0; k != n.count; ++k)
+        if (!only_moves_values(t, t.elem(i, k).value, depth + 1)) return false;
+      return true;
+    default: return false;
+  }
+}
+inline bool only_moves_values(const dynamic_value& fn) {
+  const auto* c = dynamic_cast<const closure*>(fn.function().impl.get());
+  if (!c) return false;
+  const computation_tree& t = c->prog()->tree();
+  return only_moves_values(t, t.node(c->lambda()).a);
+}
+
 // Runs federated_map and federated_eval_at_clients on the workers, a slice each.
 class remote_backend final : public client_backend {
  public:
@@ -206,6 +231,7 @@ class remote_backend final : public client_backend {
     if (!f || (map && (!v->is(value_kind::federated) || v->federated().where != placement_kind::clients)))
       return std::nullopt;  // (the intrinsic's own checks then say what is wrong)
     if (map && !v->federated().all_equal && v->federated().members.size() != n) return std::nullopt;
+    if (!f.is(value_kind::function) || only_moves_values(f)) return std::nullopt;  // cheaper here
     const std::optional<std::string> intrinsic = function_computation(fn);
     const std::optional<std::string> function = function_computation(f);
     if (!intrinsic || !function) return std::nullopt;  // not shippable: runs here
