@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -141,6 +142,23 @@ TEST_CASE("executors are shared per cardinalities and live until their last Disp
   CHECK(after.error_message() == "CreateValue: no executor `" + a + "` (call GetExecutor)");
   CHECK(dispose(a).ok());  // again: no error (TFF's clients do this after a worker restart)
   CHECK(f.w->service().executors() == 1);
+}
+
+TEST_CASE("an executor left idle (its controller went away) is destroyed with its values", "[remote][worker]") {
+  fixture f({.limits = {.idle_executor = std::chrono::milliseconds(200)}});
+  const std::string gone = f.executor(1);
+  std::string v;
+  REQUIRE(f.create(gone, clients_value({1}), &v).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const std::string live = f.executor(2);  // any request sweeps
+  CHECK(f.w->service().executors() == 1);
+  const grpc::Status s = f.compute(gone, v, nullptr);
+  CHECK(s.error_code() == grpc::StatusCode::FAILED_PRECONDITION);
+  // One in use is kept however long it has been.
+  fixture g({.limits = {.idle_executor = std::chrono::milliseconds(1)}});
+  const std::string ex = g.executor(2);
+  std::string w;
+  CHECK(g.create(ex, clients_value({1, 2}), &w).ok());  // used just now (the sweep runs first)
 }
 
 TEST_CASE("failures carry the status codes TFF's clients read", "[remote][worker]") {

@@ -38,6 +38,9 @@ struct worker_limits {
   std::size_t max_executors = 256;                     // distinct sets of cardinalities at once
   std::size_t max_values = std::size_t{1} << 20;       // values held by one executor
   std::uint64_t max_held_bytes = std::uint64_t{4} << 30;  // bytes of tensors one executor holds
+  // An executor no request has used for this long, and none is using, is destroyed with its
+  // values: what a controller that went away without DisposeExecutor held (0: never).
+  std::chrono::milliseconds idle_executor = std::chrono::hours(1);
 };
 
 struct worker_options {
@@ -248,6 +251,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
       std::string key;
       for (const auto& [uri, k] : card) key += (key.empty() ? "" : ",") + uri + "=" + std::to_string(k);
       std::lock_guard lock(m_);
+      sweep();
       auto it = by_key_.find(key);
       if (it == by_key_.end()) {
         if (by_key_.size() >= options_.limits.max_executors)
@@ -263,6 +267,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
         by_id_[it->second.e->id()] = key;
       }
       ++it->second.refs;
+      it->second.used = std::chrono::steady_clock::now();
       rs->mutable_executor()->set_id(it->second.e->id());
     });
   }
@@ -373,15 +378,34 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
   struct entry {
     std::shared_ptr<detail::worker_executor> e;
     std::size_t refs;
+    std::chrono::steady_clock::time_point used = std::chrono::steady_clock::now();
   };
+
+  // Destroys the executors idle for longer than worker_limits::idle_executor (m_ held). One a
+  // request is using (a reference besides the map's) is not idle.
+  void sweep() {
+    if (options_.limits.idle_executor.count() <= 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = by_key_.begin(); it != by_key_.end();) {
+      if (now - it->second.used > options_.limits.idle_executor && it->second.e.use_count() == 1) {
+        by_id_.erase(it->second.e->id());
+        it = by_key_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
 
   std::shared_ptr<detail::worker_executor> find(const tensorflow_federated::v0::ExecutorId& id, const char* method) {
     std::lock_guard lock(m_);
+    sweep();
     auto k = by_id_.find(id.id());
     if (k == by_id_.end())
       detail::refuse(grpc::StatusCode::FAILED_PRECONDITION,
                      std::string(method) + ": no executor `" + id.id().substr(0, 128) + "` (call GetExecutor)");
-    return by_key_.at(k->second).e;
+    entry& found = by_key_.at(k->second);
+    found.used = std::chrono::steady_clock::now();
+    return found.e;
   }
 
   // Runs f; an exception becomes the status TFF's clients expect.
