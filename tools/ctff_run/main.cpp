@@ -44,6 +44,7 @@
 #endif
 
 #include "../common/computation_file.hpp"
+#include "../common/worker_list.hpp"
 #include "plugins.hpp"
 
 namespace {
@@ -143,15 +144,7 @@ int run(int argc, char** argv) {
       }
     }
     if (opt == "--workers") {
-      for (std::size_t at = 0; at <= val.size();) {
-        const std::size_t comma = std::min(val.find(',', at), val.size());
-        if (comma == at) {
-          std::cerr << "ctff-run: --workers: an empty address in `" << val << "`\n";
-          return 2;
-        }
-        workers.push_back(val.substr(at, comma - at));
-        at = comma + 1;
-      }
+      workers = ctff_tools::worker_list(val);
     } else if (opt == "--deadline") {
       double d = 0;
       const auto r = std::from_chars(val.data(), val.data() + val.size(), d, std::chars_format::fixed);

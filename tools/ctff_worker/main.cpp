@@ -17,6 +17,7 @@
 #include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
 
+#include "../common/worker_list.hpp"
 #include "../ctff_run/plugins.hpp"
 
 namespace {
@@ -100,14 +101,7 @@ int main(int argc, char** argv) {
       else if (flag == "--tls_key") where.tls_key = read_file(val, "--tls_key");
       else if (flag == "--tls_client_ca") where.tls_client_ca = read_file(val, "--tls_client_ca");
       else if (flag == "--bind") plugins.push_back(val);
-      else if (flag == "--workers") {
-        for (std::size_t at = 0; at <= val.size();) {
-          const std::size_t comma = std::min(val.find(',', at), val.size());
-          if (comma == at) throw usage_error{"--workers: an empty address in `" + val + "`"};
-          remote.workers.push_back(val.substr(at, comma - at));
-          at = comma + 1;
-        }
-      }
+      else if (flag == "--workers") remote.workers = ctff_tools::worker_list(val);
       else throw usage_error{"unknown flag " + flag};
     }
     if (!remote.workers.empty())
