@@ -143,6 +143,17 @@ TEST_CASE("a function that only moves values about runs on the controller", "[re
   CHECK(r.traffic().sent == 0);
 }
 
+TEST_CASE("an executor the worker dropped (idle, or a restart) is asked for again", "[remote][executor]") {
+  auto a = ctff::serve({.limits = {.idle_executor = std::chrono::milliseconds(200)}});
+  ctff::remote_executor r({.workers = {address(*a)}}, {.clients = 3});
+  const ctff::computation_tree t = tree_of_text(eval_7);
+  CHECK(r.run(t).federated().members.size() == 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the worker drops it at the next request
+  CHECK(r.run(t) == ctff::make_federated(ctff::placement_kind::clients, false,
+                                         std::vector<ctff::dynamic_value>(3, ctff::make_scalar<ctff::dtype::int32>(7))));
+  CHECK(a->service().executors() == 1);
+}
+
 TEST_CASE("workers down at the start are left out; none reachable is an error", "[remote][executor]") {
   auto a = ctff::serve();
   const std::string dead = dead_address();

@@ -57,6 +57,12 @@ namespace detail {
 
 namespace v0 = tensorflow_federated::v0;
 
+// A worker that no longer knows the executor asked for (FAILED_PRECONDITION: it restarted, or
+// destroyed the executor as idle): the request is made again on a new one, as TFF's clients do.
+struct executor_gone : run_fault {
+  using run_fault::run_fault;
+};
+
 // One live worker: its stub and its executors, by number of clients.
 class worker_link {
  public:
@@ -128,10 +134,23 @@ class worker_link {
     sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
     const grpc::Status s = (stub_.get()->*method)(&ctx, rq, &rs);
     received_.fetch_add(rs.ByteSizeLong(), std::memory_order_relaxed);
-    if (!s.ok())
-      throw run_fault("worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " +
-                      s.error_message());
+    if (!s.ok()) {
+      std::string m = "worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " + s.error_message();
+      if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) throw executor_gone(std::move(m));
+      throw run_fault(std::move(m));
+    }
     return rs;
+  }
+
+  // Forgets the executor `id` and what this link had cached on it.
+  void forget(const std::string& id) {
+    {
+      std::lock_guard lock(m_);
+      for (auto it = executors_.begin(); it != executors_.end();)
+        it = it->second == id ? executors_.erase(it) : std::next(it);
+    }
+    std::lock_guard lock(cache_m_);
+    for (auto it = cache_.begin(); it != cache_.end();) it = it->first.executor == id ? cache_.erase(it) : std::next(it);
   }
 
   // The worker's executor for n clients (and a server), asked for once.
@@ -242,7 +261,13 @@ class remote_backend final : public client_backend {
     for (std::size_t w = 0; w != k && w * per < n; ++w) {
       const std::size_t begin = w * per, end = std::min(n, begin + per);
       parts.push_back(std::async(std::launch::async, [&, w, begin, end] {
-        return run_slice(*links_[w], map, *intrinsic, *function, v, begin, end);
+        worker_link& l = *links_[w];
+        try {
+          return run_slice(l, map, *intrinsic, *function, v, begin, end);
+        } catch (const executor_gone&) {
+          l.forget(l.executor(end - begin));  // once more, on a new executor
+          return run_slice(l, map, *intrinsic, *function, v, begin, end);
+        }
       }));
     }
     std::vector<dynamic_value> members;
