@@ -30,6 +30,7 @@
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
 #include "ctff/remote/value_message.hpp"
+#include "ctff/remote/worker_link.hpp"
 #include "ctff/run/client_backend.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/fault.hpp"
@@ -47,158 +48,9 @@ struct remote_options {
   std::string tls_root_ca{}, tls_cert{}, tls_key{};
 };
 
-// Bytes of requests sent to the workers and of their answers (serialized messages, without
-// gRPC's framing), since the remote_executor was made.
-struct wire_traffic {
-  std::uint64_t sent = 0, received = 0;
-};
-
 namespace detail {
 
 namespace v0 = tensorflow_federated::v0;
-
-// A worker that no longer knows the executor asked for (FAILED_PRECONDITION: it restarted, or
-// destroyed the executor as idle): the request is made again on a new one, as TFF's clients do.
-struct executor_gone : run_fault {
-  using run_fault::run_fault;
-};
-
-// One live worker: its stub and its executors, by number of clients.
-class worker_link {
- public:
-  worker_link(std::string address, std::shared_ptr<grpc::Channel> channel, const remote_options& o)
-      : address_(std::move(address)), stub_(v0::ExecutorGroup::NewStub(channel)), deadline_(o.deadline) {}
-  ~worker_link() {
-    for (const auto& [n, id] : executors_) {
-      v0::DisposeExecutorRequest rq;
-      rq.mutable_executor()->set_id(id);
-      v0::DisposeExecutorResponse rs;
-      grpc::ClientContext ctx;
-      ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
-      (void)stub_->DisposeExecutor(&ctx, rq, &rs);  // best effort: the worker may be gone
-    }
-  }
-  worker_link(const worker_link&) = delete;
-  worker_link& operator=(const worker_link&) = delete;
-
-  const std::string& address() const { return address_; }
-  wire_traffic traffic() const { return {sent_.load(), received_.load()}; }
-
-  // Clients' values this worker already holds, by the identity of their nodes (kept alive here,
-  // so that an address is never reused while it is a key): the same data sent again (a training
-  // set, round after round) is not sent again. The least recently used of more than `cached_max`
-  // is disposed of.
-  static constexpr std::size_t cached_max = 16;
-  struct cache_key {
-    std::string executor;
-    std::vector<const void*> nodes;
-    friend auto operator<=>(const cache_key&, const cache_key&) = default;
-  };
-  std::optional<std::string> cached(const cache_key& k) {
-    std::lock_guard lock(cache_m_);
-    auto it = cache_.find(k);
-    if (it == cache_.end()) return std::nullopt;
-    it->second.used = ++clock_;
-    return it->second.ref;
-  }
-  void remember(cache_key k, std::string ref, std::vector<dynamic_value> pin) {
-    std::vector<std::pair<std::string, std::string>> drop;  // (executor, ref), disposed unlocked
-    {
-      std::lock_guard lock(cache_m_);
-      cache_[std::move(k)] = cached_value{std::move(ref), std::move(pin), ++clock_};
-      while (cache_.size() > cached_max) {
-        auto old = std::min_element(cache_.begin(), cache_.end(),
-                                    [](const auto& a, const auto& b) { return a.second.used < b.second.used; });
-        drop.emplace_back(old->first.executor, old->second.ref);
-        cache_.erase(old);
-      }
-    }
-    for (const auto& [ex, ref] : drop) {
-      v0::DisposeRequest rq;
-      rq.add_value_ref()->set_id(ref);
-      rq.mutable_executor()->set_id(ex);
-      try {
-        (void)send(&v0::ExecutorGroup::Stub::Dispose, rq, "Dispose");
-      } catch (...) {  // the worker may be gone; its values go with it
-      }
-    }
-  }
-
-  // Sends `rq` by `method`; a failure is a run_fault naming this worker and what it was doing.
-  template <class Rq, class Rs>
-  Rs send(grpc::Status (v0::ExecutorGroup::Stub::*method)(grpc::ClientContext*, const Rq&, Rs*), const Rq& rq,
-          const char* what) {
-    Rs rs;
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
-    sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
-    const grpc::Status s = (stub_.get()->*method)(&ctx, rq, &rs);
-    received_.fetch_add(rs.ByteSizeLong(), std::memory_order_relaxed);
-    if (!s.ok()) {
-      std::string m = "worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " + s.error_message();
-      if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) throw executor_gone(std::move(m));
-      throw run_fault(std::move(m));
-    }
-    return rs;
-  }
-
-  // Forgets the executor `id` and what this link had cached on it.
-  void forget(const std::string& id) {
-    {
-      std::lock_guard lock(m_);
-      for (auto it = executors_.begin(); it != executors_.end();)
-        it = it->second == id ? executors_.erase(it) : std::next(it);
-    }
-    std::lock_guard lock(cache_m_);
-    for (auto it = cache_.begin(); it != cache_.end();) it = it->first.executor == id ? cache_.erase(it) : std::next(it);
-  }
-
-  // The worker's executor for n clients (and a server), asked for once.
-  std::string executor(std::size_t n) {
-    std::lock_guard lock(m_);
-    if (auto it = executors_.find(n); it != executors_.end()) return it->second;
-    v0::GetExecutorRequest rq;
-    auto* c = rq.add_cardinalities();
-    c->mutable_placement()->set_uri("clients");
-    c->set_cardinality(static_cast<std::int32_t>(n));
-    auto* s = rq.add_cardinalities();
-    s->mutable_placement()->set_uri("server");
-    s->set_cardinality(1);
-    const auto rs = send(&v0::ExecutorGroup::Stub::GetExecutor, rq, "GetExecutor");
-    return executors_[n] = rs.executor().id();
-  }
-
-  static std::string status_name(grpc::StatusCode c) {
-    switch (c) {
-      case grpc::StatusCode::CANCELLED: return "CANCELLED";
-      case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-      case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED (no answer within the deadline)";
-      case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
-      case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-      case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-      case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
-      case grpc::StatusCode::INTERNAL: return "INTERNAL";
-      case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE (the worker cannot be reached)";
-      default: return "status " + std::to_string(static_cast<int>(c));
-    }
-  }
-
- private:
-  std::string address_;
-  std::unique_ptr<v0::ExecutorGroup::Stub> stub_;
-  std::chrono::milliseconds deadline_;
-  std::mutex m_;
-  std::map<std::size_t, std::string> executors_;
-  std::atomic<std::uint64_t> sent_{0}, received_{0};
-  struct cached_value {
-    std::string ref;
-    std::vector<dynamic_value> pin;
-    std::uint64_t used;
-  };
-  std::mutex cache_m_;
-  std::map<cache_key, cached_value> cache_;
-  std::uint64_t clock_ = 0;
-};
 
 // A closed Computation's bytes as the message a Value carries.
 inline federated_language::Computation computation_message(const std::string& bytes) {
@@ -481,7 +333,7 @@ class remote_executor : public executor {
     const auto by = std::chrono::system_clock::now() + remote.connect;
     for (std::size_t k = 0; k != channels.size(); ++k) {
       if (channels[k]->WaitForConnected(by)) {
-        links.push_back(std::make_unique<detail::worker_link>(remote.workers[k], channels[k], remote));
+        links.push_back(std::make_unique<detail::worker_link>(remote.workers[k], channels[k], remote.deadline));
         live_.push_back(remote.workers[k]);
       } else {
         left_out_.push_back(remote.workers[k]);
