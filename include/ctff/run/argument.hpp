@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/intrinsics.hpp"
 #include "ctff/run/value.hpp"
@@ -31,6 +33,22 @@ inline std::string tensor_misfit(const tensor_data& x, typed t) {
              std::to_string(d);
   }
   return {};
+}
+
+// Whether the rows of column c are members of tensor type t (their dtype and shape; anything
+// else is checked, and reported, member by member).
+inline bool column_fits(const tensor_data& c, typed t) {
+  const type_node& tn = t.node();
+  if (tn.kind != type_kind::tensor || c.dt != tn.dt || c.shape.empty() ||
+      element_count(c.shape) != static_cast<std::int64_t>(c.size()))
+    return false;
+  if (tn.unknown_rank) return true;
+  if (c.shape.size() != tn.dim_count + 1) return false;
+  for (std::uint32_t k = 0; k != tn.dim_count; ++k) {
+    const std::int64_t d = t.d->dims[tn.dim_begin + k];
+    if (d >= 0 && d != c.shape[k + 1]) return false;
+  }
+  return true;
 }
 
 // Where and why v is not a value of type t, or nothing when it is: `where` is relative to v
@@ -83,6 +101,11 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
     case type_kind::federated: {
       if (!v.is(value_kind::federated)) return fail("expected a federated value");
       const federated_data& f = v.federated();
+      if (f.column) {
+        if (tn.where == placement_kind::clients && !tn.all_equal && column_fits(*f.column, t.member()))
+          return std::nullopt;
+        return find_misfit(with_members(v), t);
+      }
       if (f.where != tn.where)
         return fail("placed at " + std::string(placement_name(f.where)) + ", expected " +
                     std::string(placement_name(tn.where)));
@@ -103,12 +126,29 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
   return fail("unknown type");
 }
 
+// Where in an argument a check is: the steps from the root, on the stack, spelled
+// (`arg.model.bias[3]`) only for an error, so that checking an argument that fits builds no string.
+struct argument_path {
+  const argument_path* up = nullptr;
+  std::string_view root{};   // the root's name (no up)
+  std::string_view name{};   // a struct element's name, or ...
+  std::size_t index = 0;     // ... its index ([k]: no name)
+  bool same = false;         // the step adds nothing (an all_equal value's member)
+
+  std::string text() const {
+    if (!up) return std::string(root);
+    std::string out = up->text();
+    if (!same) out += step_text(name, index);
+    return out;
+  }
+};
+
 // Checks v against t; returns v with the type's struct names where v has none. `clients`: set by
 // the first CLIENTS list, then checked.
-inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::string& path,
-                            std::optional<std::size_t>& clients) {
+inline dynamic_value check_argument(const dynamic_value& v, typed t, const argument_path& path,
+                                    std::optional<std::size_t>& clients) {
   const type_node& tn = t.node();
-  auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path, problem); };
+  auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path.text(), problem); };
   if (!v) return fail("no value");
   switch (tn.kind) {
     case type_kind::tensor: {
@@ -130,9 +170,7 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
         if (!s.names.empty() && s.name(k) != want)
           fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
                "', expected '" + std::string(want) + "'");
-        const std::string at = want.empty() ? path + "[" + std::to_string(k) + "]"
-                                            : path + "." + std::string(want);
-        e.push_back(check_argument(s.elements[k], t.kid(k), at, clients));
+        e.push_back(check_argument(s.elements[k], t.kid(k), argument_path{&path, {}, want, k}, clients));
         changed = changed || !e.back().shares(s.elements[k]);
       }
       return changed ? make_struct_value(std::move(e), std::move(names)) : v;
@@ -143,7 +181,7 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
       const auto& s = v.sequence().elements;
       bool changed = false;
       for (std::size_t k = 0; k != s.size(); ++k) {
-        e.push_back(check_argument(s[k], t.member(), path + "[" + std::to_string(k) + "]", clients));
+        e.push_back(check_argument(s[k], t.member(), argument_path{&path, {}, {}, k}, clients));
         changed = changed || !e.back().shares(s[k]);
       }
       return changed ? make_sequence(std::move(e)) : v;
@@ -151,6 +189,14 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
     case type_kind::federated: {
       if (!v.is(value_kind::federated)) return fail("expected a federated value");
       const federated_data& f = v.federated();
+      if (f.column) {  // rows that fit are counted, not visited; else as members, to say where
+        const std::size_t rows = column_rows(*f.column);
+        if (tn.where != placement_kind::clients || tn.all_equal || !column_fits(*f.column, t.member()) ||
+            (clients && *clients != rows))
+          return check_argument(with_members(v), t, path, clients);
+        clients = rows;
+        return v;
+      }
       if (f.where != tn.where)
         return fail("placed at " + std::string(placement_name(f.where)) + ", expected " +
                     std::string(placement_name(tn.where)));
@@ -168,10 +214,9 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
       }
       std::vector<dynamic_value> m;
       bool changed = false;
+      const bool per_client = listed && !f.all_equal;
       for (std::size_t k = 0; k != f.members.size(); ++k) {
-        m.push_back(check_argument(f.members[k], t.member(),
-                                   listed && !f.all_equal ? path + "[" + std::to_string(k) + "]" : path,
-                                   clients));
+        m.push_back(check_argument(f.members[k], t.member(), argument_path{&path, {}, {}, k, !per_client}, clients));
         changed = changed || !m.back().shares(f.members[k]);
       }
       return changed ? make_federated(f.where, f.all_equal, std::move(m)) : v;
@@ -185,6 +230,10 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const std::
     case type_kind::abstract: return fail("a value of an abstract type");
   }
   return fail("unknown type");
+}
+inline dynamic_value check_argument(const dynamic_value& v, typed t, std::string_view root,
+                                    std::optional<std::size_t>& clients) {
+  return check_argument(v, t, argument_path{nullptr, root}, clients);
 }
 
 }  // namespace ctff::detail

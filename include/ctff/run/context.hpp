@@ -76,6 +76,15 @@ class program {
   // What evaluating node i always gives (literals, intrinsic functions), made once; null: none.
   const dynamic_value& constant(std::uint32_t i) const { return constants_[i]; }
   void set_constant(std::uint32_t i, dynamic_value v) { constants_[i] = std::move(v); }
+  // The key opaque node i is bound by (run/evaluate.hpp opaque_key), worked out once.
+  const std::string& key(std::uint32_t i) const { return keys_[i]; }
+  void set_key(std::uint32_t i, std::string k) {
+    if (keys_.size() != t_->nodes.size()) keys_.resize(t_->nodes.size());
+    keys_[i] = std::move(k);
+  }
+  // Whether Lambda node i can be called on a column of clients at once (run/batched_eval.hpp).
+  bool batchable(std::uint32_t i) const { return i < batchable_.size() && batchable_[i]; }
+  void set_batchable(std::vector<bool> b) { batchable_ = std::move(b); }
   // Where Reference node i finds its value (run/resolve.hpp).
   const frame_slot& reference(std::uint32_t i) const { return references_[i]; }
   const std::shared_ptr<const computation_tree>& shared_tree() const { return t_; }
@@ -100,6 +109,8 @@ class program {
   std::vector<step> up_;
   std::vector<dynamic_value> constants_;
   std::vector<frame_slot> references_;
+  std::vector<bool> batchable_;
+  std::vector<std::string> keys_;
 };
 
 }  // namespace detail
@@ -123,9 +134,9 @@ class run_context {
     return it == bindings_.end() ? nullptr : &it->second;
   }
 
-  // Counts one evaluated building block.
-  void step() {
-    if (steps_.fetch_add(1, std::memory_order_relaxed) >= limits_.max_steps)
+  // Counts one evaluated building block (k: as many as k, evaluated once for k clients).
+  void step(std::uint64_t k = 1) {
+    if (steps_.fetch_add(k, std::memory_order_relaxed) + k > limits_.max_steps)
       throw detail::run_fault("the run evaluated more than run_limits::max_steps (" +
                               std::to_string(limits_.max_steps) + ") building blocks");
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,54 +16,12 @@
 #include "ctff/read/print.hpp"
 #include "ctff/run/argument.hpp"
 #include "ctff/run/context.hpp"
+#include "ctff/run/batched_eval.hpp"
 #include "ctff/run/intrinsics.hpp"
+#include "ctff/run/scope.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
-
-// The values in scope: a list of bindings, innermost first, shared by the closures made in it. A
-// closure keeps the list as it was when the closure was made, so no binding ever holds a closure
-// that holds it (a Block local that is a lambda would otherwise keep itself alive). A Lambda's
-// call and a Block's locals make a frame: an index from slot to binding, so that a Reference,
-// resolved to so many frames out and a slot when the program was prepared (run/resolve.hpp),
-// finds its value without walking the bindings in between.
-struct scope_node;
-struct scope_frame {
-  const scope_node* entry = nullptr;     // the innermost binding when the frame began (none: null)
-  std::vector<const scope_node*> slots;  // each kept alive by the bindings after it
-};
-struct scope_node {
-  mutable std::shared_ptr<const scope_node> outer;  // the binding before this one (mutable:
-                                                    // unlinked when destroyed, below)
-  std::shared_ptr<scope_frame> frame;
-  dynamic_value v;
-
-  scope_node(std::shared_ptr<const scope_node> o, std::shared_ptr<scope_frame> f, dynamic_value x)
-      : outer(std::move(o)), frame(std::move(f)), v(std::move(x)) {}
-  scope_node(const scope_node&) = delete;
-  scope_node& operator=(const scope_node&) = delete;
-  // Frees the bindings only this one holds one by one: a Block of a million locals is a list
-  // that long, and letting each binding's destructor free the next would overflow the stack.
-  ~scope_node() {
-    std::shared_ptr<const scope_node> next = std::move(outer);
-    while (next && next.use_count() == 1) next = std::move(next->outer);
-  }
-};
-using scope = std::shared_ptr<const scope_node>;
-
-// A frame of `slots` bindings, made in the scope `outer`.
-inline std::shared_ptr<scope_frame> new_frame(const scope& outer, std::size_t slots) {
-  auto f = std::make_shared<scope_frame>();
-  f->entry = outer.get();
-  f->slots.reserve(slots);  // (never reallocated while closures made in it read it)
-  return f;
-}
-// Binds v in the next slot of `frame`.
-inline scope bind_in(scope outer, const std::shared_ptr<scope_frame>& frame, dynamic_value v) {
-  auto n = std::make_shared<const scope_node>(std::move(outer), frame, std::move(v));
-  frame->slots.push_back(n.get());
-  return n;
-}
 
 // A value meeting the type it is used at: an all_equal CLIENTS value where a non-all_equal one is
 // expected becomes n references to its member; the reverse is an error.
@@ -192,6 +151,12 @@ class closure final : public function_impl {
       a = conform(a, typed{&t.types, t.types.kid(n.type, 0)}, c.clients());
     return e.eval(n.a, bind_in(scope_, new_frame(scope_, 1), std::move(a)));
   }
+  bool pure() const override { return prog_->batchable(node_); }
+  std::optional<dynamic_value> call_rows(const std::shared_ptr<const tensor_data>& rows,
+                                         run_context& c) const override {
+    if (!prog_->batchable(node_)) return std::nullopt;
+    return batched_call(*prog_, node_, scope_, rows, c);
+  }
   // Its parts, for writing it out as a Computation (run/function_computation.hpp).
   const std::shared_ptr<const program>& prog() const { return prog_; }
   std::uint32_t lambda() const { return node_; }
@@ -209,6 +174,8 @@ class closure final : public function_impl {
 // the key, the original nested.
 inline dynamic_value run_binding(const opaque_binding& fn, const dynamic_value* arg, const std::string& key,
                                  typed t, std::size_t clients) {
+  dynamic_value listed;  // (a binding reads members: a column it is given becomes them)
+  if (arg && holds_column(*arg)) arg = &(listed = with_members(*arg));
   const bool typed_fn = t.i != no_index && t.node().kind == type_kind::function;
   auto who = [&] {
     const std::optional<std::size_t> c = run_context::current_client();
@@ -296,8 +263,11 @@ inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_
     } else if (n.kind == block_kind::intrinsic && n.type != no_index &&
                t->types.node(n.type).kind == type_kind::function) {
       p->set_constant(i, dynamic_value(function_data{std::make_shared<const tree_intrinsic>(t, i)}));
+    } else if (n.kind == block_kind::data || n.kind == block_kind::tensorflow || n.kind == block_kind::xla) {
+      p->set_key(i, opaque_key(*t, i));
     }
   }
+  p->set_batchable(batchable_lambdas(*p));
   return p;
 }
 
@@ -373,7 +343,7 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
       case block_kind::data:
       case block_kind::tensorflow:
       case block_kind::xla: {
-        std::string key = opaque_key(t, i);
+        std::string key = prog->key(i);
         const opaque_binding* b = ctx.binding(key);
         const bool is_function = n.type != no_index && t.types.node(n.type).kind == type_kind::function;
         if (!b && !(is_function && ctx.backend())) throw unbound_fault(n.kind, key);

@@ -20,6 +20,7 @@
 #include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/argument.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/convert.hpp"
 #include "ctff/run/error.hpp"
@@ -320,14 +321,15 @@ class executor {
   dynamic_value evaluate(std::shared_ptr<const computation_tree> t) {
     if (t->root == no_index || t->root >= t->nodes.size()) throw argument_error("", "the Computation is empty");
     const auto prog = detail::prepare(std::move(t));
-    return in_context(options_.clients.value_or(0),
-                      [&](run_context& c) { return detail::evaluator{prog, c}.eval(prog->tree().root, {}); });
+    return in_context(options_.clients.value_or(0), [&](run_context& c) {
+      return detail::with_members(detail::evaluator{prog, c}.eval(prog->tree().root, {}));
+    });
   }
   // Calls a function value with arg (null: none).
   dynamic_value apply(const dynamic_value& fn, const dynamic_value& arg = {}) {
     if (!fn.is(value_kind::function)) throw argument_error("", "a call of a value that is not a function");
     return in_context(options_.clients.value_or(0),
-                      [&](run_context& c) { return detail::call(fn, arg ? &arg : nullptr, c); });
+                      [&](run_context& c) { return detail::with_members(detail::call(fn, arg ? &arg : nullptr, c)); });
   }
 
  private:
@@ -350,9 +352,9 @@ class executor {
     return in_context(n, [&](run_context& c) {
       const detail::evaluator e{prog, c};
       dynamic_value f = e.eval(t.root, {});
-      if (!is_function) return f;
+      if (!is_function) return detail::with_members(f);
       dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
-      return detail::conform(r, fn.result(), n);
+      return detail::with_members(detail::conform(r, fn.result(), n));  // (results have members)
     });
   }
 

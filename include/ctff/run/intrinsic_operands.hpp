@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ctff/run/aggregation.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
@@ -74,8 +75,11 @@ inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run
   if (!fn.is(value_kind::function)) throw run_fault("calling a value that is not a function");
   const function_impl& f = *fn.function().impl;
   if (client_backend* b = c.backend())
-    if (const std::string_view u = f.intrinsic_uri(); u == "federated_map" || u == "federated_eval_at_clients")
+    if (const std::string_view u = f.intrinsic_uri(); u == "federated_map" || u == "federated_eval_at_clients") {
+      dynamic_value listed;  // (a backend reads members: a column becomes them)
+      if (arg && holds_column(*arg)) arg = &(listed = with_members(*arg));
       if (std::optional<dynamic_value> r = b->try_call(u, fn, arg, c.clients())) return std::move(*r);
+    }
   return f.call(arg, c);
 }
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value& arg, run_context& c) { return call(fn, &arg, c); }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <ranges>
 #include <string>
 #include <tuple>
@@ -16,6 +17,7 @@
 
 #include "ctff/run/accepts.hpp"
 #include "ctff/run/arith.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/convert_parts.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/value.hpp"
@@ -67,6 +69,36 @@ void flatten(const U& x, stored_t<tensor_parts<T>::dt>& out, std::vector<std::in
 template <class T, class U>
 dynamic_value to_value(const U& x, const std::string& path);
 
+// Whether a list of U for {T}@CLIENTS is held as one column (run/client_column.hpp): numeric
+// tensors whose every element converts without a shape to check (scalars, nested std::arrays).
+template <class T, class U>
+inline constexpr bool column_members_v = [] {
+  if constexpr (!is_tensor_v<T>) {
+    return false;
+  } else {
+    return tensor_parts<T>::dt != dtype::str && (tensor_parts<T>::rank == 0 || block_copy_v<T, U>);
+  }
+}();
+
+// The clients' tensors x as one column (none: no clients, or a member that needs its own path in
+// an error, which the member-by-member conversion then reports).
+template <class T, class U>
+std::optional<dynamic_value> to_column(const U& x) {
+  constexpr dtype D = tensor_parts<T>::dt;
+  const std::size_t n = std::ranges::size(x);
+  if (n == 0) return std::nullopt;
+  stored_t<D> out;
+  std::vector<std::int64_t> shape{static_cast<std::int64_t>(n)};
+  using S = typename stored_t<D>::value_type;
+  out.reserve(n * (tensor_parts<T>::rank == 0 ? 1 : sizeof(std::ranges::range_value_t<U>) / sizeof(S)));
+  try {
+    for (const auto& e : x) flatten<T>(e, out, shape, 1, std::string());
+  } catch (const argument_error&) {
+    return std::nullopt;
+  }
+  return make_column_value(tensor_data{D, std::move(shape), tensor_elements(std::move(out))});
+}
+
 template <class T, class U, std::size_t... I>
 dynamic_value struct_to_value(const U& x, const std::string& path, std::index_sequence<I...>) {
   using S = struct_parts<T>;
@@ -92,6 +124,9 @@ dynamic_value to_value(const U& x, const std::string& path) {
   } else if constexpr (is_federated_v<T>) {
     using F = federated_parts<T>;
     if constexpr (F::listed) {
+      if constexpr (column_members_v<typename F::member, std::ranges::range_value_t<U>>) {
+        if (std::optional<dynamic_value> c = to_column<typename F::member>(x)) return std::move(*c);
+      }
       std::vector<dynamic_value> m;
       m.reserve(std::ranges::size(x));
       for (const auto& e : x)

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -133,10 +134,14 @@ inline std::string step_text(std::string_view name, std::size_t k) {
 }  // namespace detail
 
 // A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
+// Inside a run, the executor may hold the members of a CLIENTS value that is not all_equal as one
+// `column` instead: a tensor whose first dimension is the clients, row i client i's member
+// (`members` is then empty). Values a run returns, and what bindings are given, have members.
 struct federated_data {
   placement_kind where = placement_kind::server;
   bool all_equal = true;
   std::vector<dynamic_value> members;
+  std::shared_ptr<const tensor_data> column{};
 };
 
 struct sequence_data {
@@ -153,6 +158,13 @@ class function_impl {
   virtual std::string describe() const = 0;
   // An intrinsic's uri (anything else: empty), for a client_backend to pick its calls cheaply.
   virtual std::string_view intrinsic_uri() const { return {}; }
+  // Whether a call does nothing but compute its result from its argument (tensor arithmetic, no
+  // binding): calls with one argument may then be made once for all the clients that share it.
+  virtual bool pure() const { return false; }
+  // The function called with every row of `rows` (clients' tensors, the clients the first
+  // dimension) in one pass, the results a CLIENTS value; nullopt: it cannot, call it per client.
+  virtual std::optional<dynamic_value> call_rows(const std::shared_ptr<const tensor_data>& rows,
+                                                 run_context& ctx) const;
 };
 struct function_data {
   std::shared_ptr<const function_impl> impl;
@@ -224,7 +236,35 @@ inline dynamic_value make_sequence(std::vector<dynamic_value> elements) {
   return dynamic_value(sequence_data{std::move(elements)});
 }
 
+inline std::optional<dynamic_value> function_impl::call_rows(const std::shared_ptr<const tensor_data>&,
+                                                             run_context&) const {
+  return std::nullopt;
+}
+
 namespace detail {
+// The clients of a column (its first dimension).
+inline std::size_t column_rows(const tensor_data& c) {
+  return c.shape.empty() ? 0 : static_cast<std::size_t>(c.shape.front());
+}
+// Row i of a column: client i's member, a tensor of its own.
+inline dynamic_value column_row(const tensor_data& c, std::size_t i) {
+  const std::vector<std::int64_t> shape(c.shape.begin() + 1, c.shape.end());
+  const std::size_t rows = column_rows(c), per = rows == 0 ? 0 : c.size() / rows;
+  return std::visit(
+      [&](const auto& e) {
+        using V = std::remove_cvref_t<decltype(e)>;
+        return dynamic_value(tensor_data{c.dt, shape,
+                                         tensor_elements(V(e.begin() + static_cast<std::ptrdiff_t>(i * per),
+                                                           e.begin() + static_cast<std::ptrdiff_t>((i + 1) * per)))});
+      },
+      c.elements);
+}
+// Client i's member of a non-all_equal CLIENTS value, whichever way it is held.
+inline dynamic_value client_member(const federated_data& f, std::size_t i) {
+  if (f.column) return column_row(*f.column, i);
+  return f.all_equal ? f.members.front() : f.members[i];
+}
+
 inline bool values_equal(const dynamic_value& a, const dynamic_value& b) {
   if (!a || !b) return !a && !b;
   if (a.shares(b)) return true;
@@ -246,6 +286,14 @@ inline bool values_equal(const dynamic_value& a, const dynamic_value& b) {
     case value_kind::federated: {
       const auto& x = a.federated();
       const auto& y = b.federated();
+      if (x.column || y.column) {  // rows compared as the members they stand for
+        const std::size_t n = x.column ? column_rows(*x.column) : x.members.size();
+        if (x.where != y.where || x.all_equal != y.all_equal || n != (y.column ? column_rows(*y.column) : y.members.size()))
+          return false;
+        for (std::size_t i = 0; i != n; ++i)
+          if (!(client_member(x, i) == client_member(y, i))) return false;
+        return true;
+      }
       return x.where == y.where && x.all_equal == y.all_equal && x.members == y.members;
     }
     case value_kind::sequence: return a.sequence().elements == b.sequence().elements;

@@ -1,0 +1,169 @@
+// CLIENTS values held as one column and per-client tensor work run once over it (issue 45:
+// run/client_column.hpp, run/batched_eval.hpp). What the executor gives is what it gave client by
+// client: every expected value below is computed by a plain loop in the test, in the same
+// arithmetic (float32 rounded at every operation, integers wrapping), never by the executor.
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ctff/ctff.hpp"
+#include "ctff/read.hpp"
+#include "ctff/run.hpp"
+#include "error_of.hpp"
+
+namespace {
+
+using namespace ctff;
+using i32 = std::int32_t;
+
+executor on(std::size_t clients, unsigned threads = 1) {
+  run_options o;
+  o.clients = clients;
+  o.threads = threads;
+  return executor(o);
+}
+
+dynamic_value i32_members(const std::vector<i32>& v) {
+  std::vector<dynamic_value> m;
+  for (i32 x : v) m.push_back(make_scalar<dtype::int32>(x));
+  return make_federated(placement_kind::clients, false, std::move(m));
+}
+
+std::vector<i32> distinct(std::size_t n) {
+  std::vector<i32> v(n);
+  for (std::size_t i = 0; i != n; ++i) v[i] = static_cast<i32>(i * 7919 % 100003) - 50000;
+  return v;
+}
+
+constexpr auto add_one = computation<"add_one", i32>([](auto x) { return x + 1; });
+constexpr auto map_sum = computation<"map_sum", at_clients<i32>>(
+    [](auto v) { return federated_sum(federated_map(add_one, v)); });
+constexpr auto map_only = computation<"map_only", at_clients<i32>>([](auto v) { return federated_map(add_one, v); });
+
+// float32: x * 3 / 7 + 0.25, each step rounded to float32.
+constexpr auto affine = computation<"affine", float>([](auto x) { return x * 3.0f / 7.0f + 0.25f; });
+constexpr auto affine_mean = computation<"affine_mean", at_clients<float>>(
+    [](auto v) { return federated_mean(federated_map(affine, v)); });
+
+// A struct per client from one tensor: <x + 1, x * x>.
+constexpr auto pair_of = computation<"pair_of", i32>([](auto x) { return make_struct<"inc", "sq">(x + 1, x * x); });
+constexpr auto map_pairs = computation<"map_pairs", at_clients<i32>>([](auto v) { return federated_map(pair_of, v); });
+
+// Rows of a tensor: float32[3] per client, scaled and shifted by another client tensor.
+constexpr auto row_op = computation<"row_op", tensor<dtype::float32, 3>>([](auto x) { return x * x + x; });
+constexpr auto rows_sum = computation<"rows_sum", at_clients<tensor<dtype::float32, 3>>>(
+    [](auto v) { return federated_sum(federated_map(row_op, v)); });
+
+}  // namespace
+
+TEST_CASE("columns: map then sum over typed client lists gives the hand loop's result", "[run][columns]") {
+  for (std::size_t n : {1u, 2u, 7u, 1000u}) {
+    const std::vector<i32> v = distinct(n);
+    std::uint32_t expect = 0;
+    for (i32 x : v) expect += static_cast<std::uint32_t>(x) + 1u;
+    for (unsigned threads : {1u, 3u}) {
+      auto ex = on(n, threads);
+      CHECK(ex.call<i32>(map_sum, v) == static_cast<i32>(expect));
+      // The same clients given as members (not a column): stacked, the same result.
+      CHECK(ex.call<i32>(map_sum, i32_members(v)) == static_cast<i32>(expect));
+    }
+  }
+}
+
+TEST_CASE("columns: integers wrap in the batched map as per client", "[run][columns]") {
+  const std::vector<i32> v{std::numeric_limits<i32>::max(), std::numeric_limits<i32>::min(), -1};
+  auto ex = on(3);
+  const std::vector<i32> r = ex.call<std::vector<i32>>(map_only, v);
+  CHECK(r == std::vector<i32>{std::numeric_limits<i32>::min(), std::numeric_limits<i32>::min() + 1, 0});
+}
+
+TEST_CASE("columns: a map's result returned from a run has one member per client", "[run][columns]") {
+  const std::vector<i32> v{4, -2, 9};
+  auto ex = on(3);
+  const dynamic_value r = ex.call(map_only, v);
+  REQUIRE(r.is(value_kind::federated));
+  CHECK(r.federated().column == nullptr);
+  CHECK(r == i32_members({5, -1, 10}));
+}
+
+TEST_CASE("columns: float32 arithmetic is rounded at every step, as per client", "[run][columns]") {
+  const std::size_t n = 501;
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i != n; ++i) v[i] = static_cast<float>(i) * 0.37f - 41.5f;
+  float sum = 0.0f;
+  for (float x : v) {
+    const float y = x * 3.0f / 7.0f + 0.25f;
+    sum = sum + y;
+  }
+  const float expect = sum / static_cast<float>(n);
+  auto ex = on(n);
+  const float got = ex.call<float>(affine_mean, v);
+  CHECK(std::memcmp(&got, &expect, sizeof got) == 0);
+}
+
+TEST_CASE("columns: a struct per client from a batched body", "[run][columns]") {
+  const std::vector<i32> v{3, -4, 0};
+  auto ex = on(3);
+  const dynamic_value r = ex.call(map_pairs, v);
+  REQUIRE(r.federated().members.size() == 3);
+  for (std::size_t i = 0; i != 3; ++i) {
+    const struct_data& s = r.federated().members[i].structure();
+    CHECK(s.names == std::vector<std::string>{"inc", "sq"});
+    CHECK(s.elements[0] == make_scalar<dtype::int32>(v[i] + 1));
+    CHECK(s.elements[1] == make_scalar<dtype::int32>(v[i] * v[i]));
+  }
+}
+
+TEST_CASE("columns: tensors per client, summed in client order", "[run][columns]") {
+  const std::size_t n = 9;
+  std::vector<std::array<float, 3>> v(n);
+  for (std::size_t i = 0; i != n; ++i) v[i] = {static_cast<float>(i) * 0.5f, -1.25f * static_cast<float>(i), 3.0f};
+  std::array<float, 3> expect{};
+  for (const auto& x : v)
+    for (std::size_t k = 0; k != 3; ++k) expect[k] = expect[k] + (x[k] * x[k] + x[k]);
+  auto ex = on(n);
+  const auto got = ex.call<std::array<float, 3>>(rows_sum, v);
+  CHECK(std::memcmp(got.data(), expect.data(), sizeof got) == 0);
+}
+
+TEST_CASE("columns: a fault in a batched body is reported per client, as before", "[run][columns]") {
+  static constexpr auto div_by = computation<"div_by", i32>([](auto x) { return x / 0; });
+  static constexpr auto map_div = computation<"map_div", at_clients<i32>>([](auto v) { return federated_map(div_by, v); });
+  auto ex = on(3);
+  const auto e = error_of<execution_error>([&] { (void)ex.call(map_div, std::vector<i32>{1, 2, 3}); });
+  CHECK(std::string(e.what()).find("integer division by zero") != std::string::npos);
+}
+
+TEST_CASE("columns: max_steps counts every client's building blocks", "[run][columns]") {
+  run_options o;
+  o.clients = 1000;
+  o.threads = 1;
+  o.limits.max_steps = 2000;  // the map's body alone is several blocks per client
+  executor ex(o);
+  const auto e = error_of<execution_error>([&] { (void)ex.call(map_sum, distinct(1000)); });
+  CHECK(std::string(e.what()).find("max_steps") != std::string::npos);
+  o.limits.max_steps = 100000;
+  CHECK_NOTHROW(executor(o).call(map_sum, distinct(1000)));
+}
+
+TEST_CASE("columns: a column given as an argument is checked as its members would be", "[run][columns]") {
+  // A column of float32 rows for an {int32}@CLIENTS parameter: the error names the first client.
+  const dynamic_value wrong(federated_data{placement_kind::clients, false, {},
+                                           std::make_shared<const tensor_data>(tensor_data{
+                                               dtype::float32, {2}, tensor_elements(std::vector<float>{1, 2})})});
+  auto ex = on(2);
+  const auto e = error_of<argument_error>([&] { (void)ex.call(map_sum, wrong); });
+  CHECK(e.path() == "arg[0]");
+  // One that fits runs, and equals the members it stands for.
+  const dynamic_value right(federated_data{placement_kind::clients, false, {},
+                                           std::make_shared<const tensor_data>(tensor_data{
+                                               dtype::int32, {2}, tensor_elements(std::vector<i32>{5, 6})})});
+  CHECK(right == i32_members({5, 6}));
+  CHECK(ex.call<i32>(map_sum, right) == 13);
+}
