@@ -167,3 +167,31 @@ TEST_CASE("columns: a column given as an argument is checked as its members woul
   CHECK(right == i32_members({5, 6}));
   CHECK(ex.call<i32>(map_sum, right) == 13);
 }
+
+TEST_CASE("progress: per-client work reports every hundredth of the clients, in order", "[run][columns]") {
+  // A bound (opaque) function runs per client: its map reports progress.
+  static constexpr auto twice = tensorflow_computation<function<i32, i32>>("\x0a\x04\x0a\x02tw", tf_tensor("x:0"), tf_tensor("y:0"));
+  static constexpr auto map_twice = computation<"map_twice", at_clients<i32>>([](auto v) { return federated_map(twice, v); });
+  for (unsigned threads : {1u, 2u}) {
+    std::vector<run_progress> seen;
+    run_options o;
+    o.clients = 1000;
+    o.threads = threads;
+    o.progress = [&seen](const run_progress& p) { seen.push_back(p); };  // (one call at a time)
+    executor ex(o);
+    ex.bind(twice, [](i32 x) { return 2 * x; });
+    const std::vector<i32> r = ex.call<std::vector<i32>>(map_twice, distinct(1000));
+    CHECK(r[999] == 2 * distinct(1000)[999]);
+    REQUIRE(!seen.empty());
+    if (threads == 1) CHECK(seen.size() == 100);
+    for (std::size_t k = 0; k != seen.size(); ++k) {
+      CHECK(seen[k].intrinsic == "federated_map");
+      CHECK(seen[k].total == 1000);
+      CHECK(seen[k].done % 10 == 0);
+      if (k) CHECK(seen[k].done > seen[k - 1].done);
+    }
+    CHECK(seen.back().done == 1000);
+  }
+  // No callback, no reports; a batched map reports nothing (it is one step).
+  CHECK(on(10).call<i32>(map_sum, distinct(10)) != 0);
+}

@@ -1,6 +1,6 @@
 // CLIENTS values held as one column (run/value.hpp, federated_data::column): a tensor whose first
 // dimension is the clients, so that N clients' scalars are one allocation and per-client tensor
-// work runs as one loop (run/batched_map.hpp). Made where the members' type is known to be one
+// work runs as one loop (run/batched_eval.hpp). Made where the members' type is known to be one
 // tensor shape (a typed argument, a batched federated_map); turned back into members wherever
 // something reads members one by one (`with_members`).
 #pragma once

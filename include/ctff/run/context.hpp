@@ -3,11 +3,13 @@
 // building block, for errors).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +27,14 @@
 #include "ctff/run/value.hpp"
 
 namespace ctff {
+
+// How far a long run is: per-client work of one intrinsic, `done` of `total` clients (see
+// run_options::progress).
+struct run_progress {
+  std::string_view intrinsic;
+  std::size_t done = 0, total = 0;
+};
+using progress_callback = std::function<void(const run_progress&)>;
 
 // A C++ callable standing for an opaque (TensorFlow, XLA, Data) computation; `arg` is null when
 // the computation has no parameter.
@@ -120,8 +130,9 @@ class run_context {
  public:
   run_context(std::size_t clients, const run_limits& limits, detail::thread_pool& pool,
               const std::map<std::string, opaque_binding, std::less<>>& bindings,
-              client_backend* backend = nullptr)
-      : clients_(clients), limits_(limits), pool_(pool), bindings_(bindings), backend_(backend) {}
+              client_backend* backend = nullptr, const progress_callback* progress = nullptr)
+      : clients_(clients), limits_(limits), pool_(pool), bindings_(bindings), backend_(backend),
+        progress_(progress && *progress ? progress : nullptr) {}
 
   // Where per-client intrinsics may run instead (none: here).
   client_backend* backend() const { return backend_; }
@@ -145,8 +156,21 @@ class run_context {
   // f(i) for every client i, on the workers (each charging this run's budget, counting its calls
   // from the depth of the caller, so that max_depth does not depend on the thread, and naming
   // client i in the errors of the bindings it calls).
-  void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f) {
+  void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f, std::string_view what = {}) {
     const std::size_t depth = depth_guard::depth();
+    // Progress: every hundredth of the clients (and the last), one report at a time, each
+    // further than the one before (threads may reach marks out of order).
+    std::atomic<std::size_t> done{0};
+    std::mutex report;
+    std::size_t reported = 0;
+    const std::size_t every = std::max<std::size_t>(1, n / 100);
+    auto reached = [&](std::size_t k) {
+      if (k % every != 0 && k != n) return;
+      std::lock_guard lock(report);
+      if (k <= reported) return;
+      reported = k;
+      (*progress_)(run_progress{what, k, n});
+    };
     pool_.for_each(n, [&](std::size_t i) {
       detail::byte_budget*& b = detail::byte_budget::current();
       std::size_t& d = depth_guard::depth();
@@ -164,6 +188,7 @@ class run_context {
       d = depth;
       c = i;
       f(i);
+      if (progress_) reached(done.fetch_add(1, std::memory_order_relaxed) + 1);
     });
   }
 
@@ -196,6 +221,7 @@ class run_context {
   detail::thread_pool& pool_;
   const std::map<std::string, opaque_binding, std::less<>>& bindings_;
   client_backend* backend_;
+  const progress_callback* progress_;
   std::atomic<std::uint64_t> steps_{0};
   detail::byte_budget budget_{limits_.max_value_bytes};
 };

@@ -239,6 +239,9 @@ struct run_options {
   std::optional<std::size_t> clients{};  // N; unset: inferred from the argument, else 0
   unsigned threads = 0;                  // 0: std::thread::hardware_concurrency()
   run_limits limits{};
+  // Called as per-client work advances (every hundredth of the clients of each intrinsic that
+  // runs per client), from the run's threads, one call at a time; empty: not called.
+  progress_callback progress{};
 };
 
 class executor {
@@ -362,7 +365,7 @@ class executor {
   // the run turned into an execution_error.
   template <class F>
   dynamic_value in_context(std::size_t n, F f) {
-    run_context c(n, options_.limits, *pool_, bindings_, backend_.get());
+    run_context c(n, options_.limits, *pool_, bindings_, backend_.get(), &options_.progress);
     detail::byte_budget*& budget = detail::byte_budget::current();
     detail::byte_budget* was = budget;
     budget = &c.budget();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,10 +33,10 @@ inline dynamic_value at(placement_kind where, dynamic_value m) {
 
 // n per-client results of f(i), computed on the workers.
 template <class F>
-dynamic_value per_client(run_context& c, const F& f) {
+dynamic_value per_client(run_context& c, std::string_view what, const F& f) {
   const std::size_t n = c.clients();
   std::vector<dynamic_value> out(n);
-  c.for_each_client(n, [&](std::size_t i) { out[i] = f(i); });
+  c.for_each_client(n, [&](std::size_t i) { out[i] = f(i); }, what);
   return make_federated(placement_kind::clients, false, std::move(out));
 }
 

@@ -143,10 +143,10 @@ class intrinsic_fn final : public function_impl {
         if (const auto col = as_column(v, n))
           if (std::optional<dynamic_value> r = fn.function().impl->call_rows(col, c)) return std::move(*r);
       }
-      return per_client(c, [&](std::size_t i) { return detail::call(fn, member(v, i), c); });
+      return per_client(c, uri_, [&](std::size_t i) { return detail::call(fn, member(v, i), c); });
     }
     if (r == row_at("federated_eval_at_clients"))
-      return per_client(c, [&](std::size_t) { return detail::call(need(), nullptr, c); });
+      return per_client(c, uri_, [&](std::size_t) { return detail::call(need(), nullptr, c); });
     if (r == row_at("federated_eval_at_server"))
       return at(placement_kind::server, detail::call(need(), nullptr, c));
     if (r == row_at("federated_sum") || r == row_at("federated_mean") || r == row_at("federated_secure_sum") ||
@@ -207,7 +207,7 @@ class intrinsic_fn final : public function_impl {
       const federated_data& keys = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
       const dynamic_value& server = federated_of(element(need(), 2, what.c_str()), what.c_str()).members.front();
       const dynamic_value& fn = element(need(), 3, what.c_str());
-      return per_client(c, [&](std::size_t i) {
+      return per_client(c, uri_, [&](std::size_t i) {
         const tensor_data& k = tensor_of(member(keys, i), what.c_str());
         if (k.dt != dtype::int32 || k.shape.size() != 1)
           throw run_fault(what + ": client " + std::to_string(i) + "'s keys are not a rank-1 int32 tensor");

@@ -3,6 +3,8 @@
 // error reported is the one of the lowest failing index, for the same reason.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -43,6 +45,9 @@ class thread_pool {
     job j;
     j.f = &f;
     j.n = n;
+    // Chunks of indices, about 8 per thread: one lock per chunk, not per index, and still work
+    // left to balance uneven clients.
+    j.chunk = std::max<std::size_t>(1, n / (8 * size()));
     {
       std::lock_guard lock(m_);
       job_ = &j;
@@ -61,31 +66,40 @@ class thread_pool {
   struct job {
     const std::function<void(std::size_t)>* f = nullptr;
     std::size_t n = 0;
+    std::size_t chunk = 1;
     std::size_t next = 0;
     unsigned active = 0;  // workers inside run(), the caller not counted
-    std::size_t error_index = static_cast<std::size_t>(-1);
+    std::atomic<std::size_t> error_index{static_cast<std::size_t>(-1)};
     std::exception_ptr error;
   };
 
-  // Takes indices until none is left.
+  // Takes chunks of indices until none is left; a chunk stops at an index above one that failed.
   void run(job& j) {
     inside_ = true;
     for (;;) {
-      std::size_t i;
+      std::size_t begin, end;
       {
         std::lock_guard lock(m_);
         if (j.next == j.n) break;
-        i = j.next++;
+        begin = j.next;
+        end = std::min(j.n, begin + j.chunk);
+        j.next = end;
       }
       std::exception_ptr e;
-      try {
-        (*j.f)(i);
-      } catch (...) {
-        e = std::current_exception();
+      std::size_t failed = end;
+      for (std::size_t i = begin; i != end && i < j.error_index.load(std::memory_order_relaxed); ++i) {
+        try {
+          (*j.f)(i);
+        } catch (...) {
+          e = std::current_exception();
+          failed = i;
+          break;
+        }
       }
+      if (!e) continue;
       std::lock_guard lock(m_);
-      if (e && i < j.error_index) {
-        j.error_index = i;
+      if (failed < j.error_index.load(std::memory_order_relaxed)) {
+        j.error_index.store(failed, std::memory_order_relaxed);
         j.error = e;
         j.next = j.n;  // every lower index is taken already: skip the rest
       }
