@@ -243,20 +243,21 @@ inline npy_array read_npy(std::string_view file, const std::string& member = {},
   // The elements: exactly the bytes after the header.
   a.shape = std::move(h.shape);
   const std::size_t avail = file.size() - head - header_len;
-  const std::size_t limit = avail / a.itemsize;  // at most this many elements fit
-  bool empty = false, over = false;
-  std::size_t count = 1;
+  // The product of the dimensions, saturated beyond what any file holds (an empty dimension: 0).
+  constexpr std::uint64_t cap = std::uint64_t{1} << 62;
+  std::uint64_t count = 1;
   for (const std::int64_t n : a.shape) {
-    const auto k = static_cast<std::size_t>(n);
-    empty = empty || k == 0;
-    if (k != 0 && count > limit / k) over = true;
-    else count *= k;
+    const auto k = static_cast<std::uint64_t>(n);
+    count = k == 0 || count == 0 ? 0 : count > cap / k ? cap : count * k;
   }
-  if (empty) count = 0;
-  if ((over && !empty) || count * a.itemsize != avail)
-    fail("the shape needs " +
-         (over && !empty ? "more than " + std::to_string(avail) : std::to_string(count * a.itemsize)) +
-         " bytes of elements, the file has " + std::to_string(avail));
+  const std::uint64_t need = count >= cap / a.itemsize ? cap : count * a.itemsize;
+  if (need != avail) {
+    std::string shape = "(";
+    for (std::size_t k = 0; k != a.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(a.shape[k]);
+    fail("the shape " + shape + (a.shape.size() == 1 ? ",)" : ")") + " needs " +
+         (need == cap ? "more than 2^62" : std::to_string(need)) + " bytes of elements, the file has " +
+         std::to_string(avail));
+  }
   a.count = count;
   a.data = file.substr(head + header_len);
   if (swap || (h.fortran && a.shape.size() > 1)) {
