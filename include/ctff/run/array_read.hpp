@@ -8,6 +8,7 @@
 // naming the path; the tensors made are charged to run_limits::max_value_bytes before allocation.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -87,8 +88,9 @@ class array_reader {
       }
       case type_kind::sequence: {
         std::vector<dynamic_value> elements;
-        for (std::size_t i = 0; has_prefix(path + step_text({}, i)); ++i)
-          elements.push_back(read(types_.kid(t, 0), path + step_text({}, i)));
+        const std::size_t count = indexed_count(path);
+        charge(count * 64, path);  // (elements without tensors cost memory too)
+        for (std::size_t i = 0; i != count; ++i) elements.push_back(read(types_.kid(t, 0), path + step_text({}, i)));
         return make_sequence(std::move(elements));
       }
       case type_kind::federated: return federated(t, path);
@@ -125,6 +127,21 @@ class array_reader {
     const auto it = arrays_.lower_bound(path);
     return it != arrays_.end() && std::string_view(it->first).substr(0, path.size()) == path &&
            (it->first.size() == path.size() || it->first[path.size()] == '.' || it->first[path.size()] == '[');
+  }
+
+  // One more than the largest index i of the arrays named `path[i]...`: the elements of a sequence
+  // or the values of the clients, one per index (an element without arrays of its own, like an
+  // empty sequence, is counted by the ones after it).
+  std::size_t indexed_count(const std::string& path) const {
+    const std::string head = path + "[";
+    std::size_t count = 0;
+    for (auto it = arrays_.lower_bound(head); it != arrays_.end() && it->first.compare(0, head.size(), head) == 0; ++it) {
+      std::size_t i = 0, k = head.size();
+      while (k < it->first.size() && it->first[k] >= '0' && it->first[k] <= '9' && i < (std::size_t{1} << 40))
+        i = i * 10 + static_cast<std::size_t>(it->first[k++] - '0');
+      if (k > head.size() && k < it->first.size() && it->first[k] == ']') count = std::max(count, i + 1);
+    }
+    return count;
   }
 
   // The array fits the tensor type t behind `lead` leading (client) dimensions.
@@ -237,11 +254,9 @@ class array_reader {
                          ", stacked: the clients first)");
     }
     // One value per client: path[0], path[1], ...
-    std::size_t count = 0;
-    if (clients_) count = *clients_;
-    else
-      while (has_prefix(path + step_text({}, count))) ++count;
+    const std::size_t count = clients_ ? *clients_ : indexed_count(path);
     set_clients(count, path, "");
+    charge(count * 64, path);
     members.reserve(count);
     for (std::size_t i = 0; i != count; ++i) members.push_back(read(member, path + step_text({}, i)));
     return make_federated(placement_kind::clients, false, std::move(members));
