@@ -22,7 +22,7 @@ namespace ctff {
 
 // One array of a .npy file. numpy's kinds that ctff reads: 'b' (bool), 'i', 'u' (1, 2, 4, 8
 // bytes), 'f' (2, 4, 8), 'c' (8, 16), 'S' (bytes, NUL-padded), 'U' (UTF-32 code units, NUL-padded)
-// and 'V' of 2 bytes (numpy has no bfloat16: ml_dtypes' bfloat16 is saved as 2 raw bytes).
+// and 'V' of 2 bytes (bfloat16's raw bytes: numpy has no bfloat16).
 struct npy_array {
   char kind = 'f';
   std::size_t itemsize = 0;
