@@ -17,6 +17,7 @@ packages=(
   protobuf-compiler
   libbenchmark-dev
   nlohmann-json3-dev
+  zlib1g-dev
   libgrpc++-dev
   protobuf-compiler-grpc
   python3-grpcio

@@ -5,6 +5,8 @@
 //   * the only exception is ctff::argument_error;
 //   * what is read is written (value_to_json throws nothing), and what is written reads back
 //     into the same text.
+//   * the one-pass reader (value_from_json_text, run/json_text_read.hpp) makes the same value and
+//     client count as the tree reader, or throws the same error.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -55,15 +57,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const ctff::type_desc& d = types[data[0] % (sizeof types / sizeof types[0])];
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  std::string out;
+  std::string out, error;
+  std::optional<std::size_t> n;
   try {
-    std::optional<std::size_t> n;
     const ctff::dynamic_value v = ctff::value_from_json(ctff::parse_json(text), d, d.root, n);
     out = ctff::value_to_json(v, d, d.root);
-  } catch (const ctff::argument_error&) {
-    return 0;
+  } catch (const ctff::argument_error& e) {
+    error = e.what();
   }
-  std::optional<std::size_t> n;
+  std::optional<std::size_t> m;
+  try {
+    const ctff::dynamic_value w = ctff::value_from_json_text(text, d, d.root, m);
+    if (!error.empty() || m != n || ctff::value_to_json(w, d, d.root) != out) std::abort();
+  } catch (const ctff::argument_error& e) {
+    if (error != e.what()) std::abort();
+  }
+  if (!error.empty()) return 0;
+  n.reset();
   const ctff::dynamic_value again = ctff::value_from_json(ctff::parse_json(out), d, d.root, n);
   if (ctff::value_to_json(again, d, d.root) != out) std::abort();
   return 0;

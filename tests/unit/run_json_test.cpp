@@ -22,24 +22,37 @@ using ctff::unknown_dim;
 using ctff::unknown_rank;
 using clients_t = ctff::federated_t<tensor<dtype::int32>, ctff::placement_kind::clients, false>;
 
-// JSON text in, JSON text out, for the static type T.
+// JSON text in, JSON text out, for the static type T; the one-pass reader (value_from_json_text)
+// must give the same text and client count.
 template <class T>
 std::string round_trip(const std::string& text, std::optional<std::size_t> n = {}) {
   const auto d = ctff::describe<T>();
+  std::optional<std::size_t> m = n;
   const auto v = ctff::value_from_json(ctff::parse_json(text), d, d.root, n);
-  return ctff::value_to_json(v, d, d.root);
+  std::string out = ctff::value_to_json(v, d, d.root);
+  CHECK(ctff::value_to_json(ctff::value_from_json_text(text, d, d.root, m), d, d.root) == out);
+  CHECK(m == n);
+  return out;
 }
 
-// The argument_error's what() for text read as T.
+// The argument_error's what() for text read as T (the one-pass reader: the same).
 template <class T>
 std::string error_of(const std::string& text, std::optional<std::size_t> n = {}) {
   const auto d = ctff::describe<T>();
+  std::string tree = "no error", pass = "no error";
+  std::optional<std::size_t> m = n;
   try {
     (void)ctff::value_from_json(ctff::parse_json(text), d, d.root, n);
   } catch (const ctff::argument_error& e) {
-    return e.what();
+    tree = e.what();
   }
-  return "no error";
+  try {
+    (void)ctff::value_from_json_text(text, d, d.root, m);
+  } catch (const ctff::argument_error& e) {
+    pass = e.what();
+  }
+  CHECK(pass == tree);
+  return tree;
 }
 
 template <class T>

@@ -1,8 +1,9 @@
 // ctff-run: run a federated_language.Computation (binary or protobuf text format) on an argument
-// given as JSON, and print the result as one line of JSON (reference/execution.md §5).
+// given as JSON (reference/execution.md §5) or as numpy arrays (.npz, .npy: docs/running.md), and
+// print the result as one line of JSON, or write it to a file (--output: .json, .npz, .npy).
 //
 //   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
-//            [--deadline SECONDS] [ARG.json | -]
+//            [--deadline SECONDS] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -14,6 +15,11 @@
 // parameter or none for one with, a PLUGIN that is not a loadable plugin of this build, or bad
 // usage.
 #include <federated_language/proto/computation.pb.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
@@ -38,6 +44,10 @@
 
 #include <ctff/read.hpp>
 #include <ctff/run.hpp>
+#include <ctff/numpy/npy.hpp>
+#include <ctff/numpy/npz.hpp>
+#include <ctff/run/array_read.hpp>
+#include <ctff/run/array_write.hpp>
 #include <ctff/run/json.hpp>
 #if CTFF_RUN_REMOTE
 #include <ctff/remote/remote_executor.hpp>
@@ -51,11 +61,15 @@ namespace {
 
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
-    "                [--deadline SECONDS] [ARG.json | -]\n"
+    "                [--deadline SECONDS] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
-    "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG.json\n"
-    "  is its argument as JSON (reference/execution.md section 5; - reads standard input), given\n"
-    "  exactly when the computation has a parameter. Prints the result as one line of JSON.\n"
+    "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
+    "  is its argument as JSON (reference/execution.md section 5) or as numpy's .npz or .npy (each\n"
+    "  tensor an array named by its path: arg.model.bias; known by its first bytes; - reads\n"
+    "  standard input), given exactly when the computation has a parameter. Prints the result as\n"
+    "  one line of JSON.\n"
+    "  --output FILE    writes the result to FILE instead: .json (the line), .npz (its tensors\n"
+    "                   named result, result.loss, ...) or .npy (a result of one tensor)\n"
     "  --clients N      the number of clients (default: the length of the argument's {T}@CLIENTS\n"
     "                   lists, else 0)\n"
     "  --threads T      threads for per-client work (default 0: the hardware's)\n"
@@ -82,6 +96,106 @@ std::optional<std::uint64_t> number(std::string_view s, std::uint64_t max) {
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || r.ec != std::errc{} || r.ptr != s.data() + s.size() || v > max) return std::nullopt;
   return v;
+}
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// ARG's bytes: the file mapped (no copy: a stored .npz member is read where it lies), or read
+// (standard input, or where mapping fails).
+class argument_bytes {
+ public:
+  explicit argument_bytes(const std::string& file) {
+    if (file != "-") {
+      const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+      struct stat st {};
+      if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+          map_ = p;
+          size_ = static_cast<std::size_t>(st.st_size);
+        }
+      }
+      if (fd >= 0) ::close(fd);
+    }
+    if (!map_) read_ = slurp(file);
+  }
+  ~argument_bytes() {
+    if (map_) ::munmap(map_, size_);
+  }
+  argument_bytes(const argument_bytes&) = delete;
+  argument_bytes& operator=(const argument_bytes&) = delete;
+  std::string_view view() const { return map_ ? std::string_view(static_cast<const char*>(map_), size_) : read_; }
+
+ private:
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+  std::string read_;
+};
+
+// Room on the heap for about `bytes` of values, backed by transparent huge pages where the
+// kernel gives them on request (THP "madvise"), as glibc's tunable glibc.malloc.hugetlb=1 does:
+// a value made from a 31 MB .npz is then a few dozen page faults instead of 8,000 (on a
+// virtual machine, most of its reading time). The heap grows by `bytes` at once (M_TOP_PAD) and
+// is not trimmed below it; elsewhere than glibc on Linux, nothing is done.
+void heap_for(std::size_t bytes) {
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+  if (bytes < (std::size_t{8} << 20)) return;
+  bytes = std::min<std::size_t>(bytes, std::size_t{1} << 32);
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(std::min<std::size_t>(2 * bytes, 1u << 30)));
+  mallopt(M_TOP_PAD, static_cast<int>(std::min<std::size_t>(bytes, 1u << 30)));
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // (a fixed threshold: mmap'd blocks are not on the heap)
+  char* const before = static_cast<char*>(sbrk(0));
+  void* const probe = std::malloc(64);  // makes the heap grow now, when its top is short
+  char* const after = static_cast<char*>(sbrk(0));
+  std::free(probe);
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const std::uintptr_t from = (reinterpret_cast<std::uintptr_t>(before) + huge - 1) & ~(huge - 1);
+  const std::uintptr_t to = reinterpret_cast<std::uintptr_t>(after) & ~(huge - 1);
+  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+  (void)bytes;
+#endif
+}
+
+// The argument from ARG's bytes: numpy's .npy or .npz (by their magic), else JSON.
+ctff::dynamic_value read_argument(const std::string& name, std::string_view bytes, const ctff::type_desc& types,
+                                  std::uint32_t type, std::optional<std::size_t>& clients,
+                                  const ctff::run_limits& limits) {
+  const bool npy = bytes.substr(0, 6) == "\x93NUMPY";
+  heap_for(npy || bytes.substr(0, 2) == "PK" ? bytes.size() : bytes.size() / 2);
+  if (!npy && bytes.substr(0, 2) != "PK") return ctff::value_from_json_text(bytes, types, type, clients);
+  ctff::npz_arrays arrays;
+  try {
+    if (npy) arrays.emplace("arg", ctff::read_npy(bytes));
+    else arrays = ctff::read_npz(bytes, limits.max_value_bytes);
+  } catch (const ctff::array_file_error& e) {
+    throw ctff::argument_error("arg", name + ": " + e.what());
+  }
+  return ctff::value_from_arrays(arrays, types, type, clients, "arg", limits);
+}
+
+// Writes the result to FILE (.json, .npz or .npy).
+void write_result(const std::string& file, const ctff::dynamic_value& result, const ctff::type_desc& types,
+                  std::uint32_t type, std::size_t clients) {
+  std::string bytes;
+  if (ends_with(file, ".json")) {
+    bytes = ctff::value_to_json(result, types, type, clients) + "\n";
+  } else {
+    auto arrays = ctff::value_to_arrays(result, types, type, clients, "result");
+    if (ends_with(file, ".npz")) {
+      bytes = ctff::write_npz(arrays);
+    } else if (arrays.size() != 1) {
+      throw input_error{"--output " + file + ": the result is " + std::to_string(arrays.size()) +
+                        " arrays, not one: write it as .npz"};
+    } else {
+      bytes = ctff::write_npy(arrays.front().second);
+    }
+  }
+  std::ofstream f(file, std::ios::binary | std::ios::trunc);
+  if (!f || !f.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) || !f.flush())
+    throw input_error{"--output: cannot write " + file};
 }
 
 // A type's compact string, whole (json_type_text cuts it for messages).
@@ -116,6 +230,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> plugins;
   std::vector<std::string> workers;
   std::optional<double> deadline;  // seconds
+  std::string output;
   ctff::run_options options;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
@@ -128,9 +243,10 @@ int run(int argc, char** argv) {
       continue;
     }
     std::string opt, val;
-    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : a.rfind("--deadline", 0) == 0 ? 10 : 9;
+    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : a.rfind("--deadline", 0) == 0 ? 10
+                            : a.rfind("--output", 0) == 0 ? 8 : 9;
     if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0 ||
-        a.rfind("--workers", 0) == 0 || a.rfind("--deadline", 0) == 0) {
+        a.rfind("--workers", 0) == 0 || a.rfind("--deadline", 0) == 0 || a.rfind("--output", 0) == 0) {
       opt = a.substr(0, len);
       if (a.size() > len && a[len] == '=') {
         val = a.substr(len + 1);
@@ -143,7 +259,13 @@ int run(int argc, char** argv) {
         return 2;
       }
     }
-    if (opt == "--workers") {
+    if (opt == "--output") {
+      if (!ends_with(val, ".json") && !ends_with(val, ".npz") && !ends_with(val, ".npy")) {
+        std::cerr << "ctff-run: --output takes a file ending in .json, .npz or .npy, not `" << val << "`\n";
+        return 2;
+      }
+      output = val;
+    } else if (opt == "--workers") {
       workers = ctff_tools::worker_list(val);
     } else if (opt == "--deadline") {
       double d = 0;
@@ -236,10 +358,8 @@ int run(int argc, char** argv) {
                                           ctff::detail::message_type_text(t.types, t.types.kid(root_type, 0)) +
                                           "; give it as ARG.json (or - for standard input)");
   if (!has_param && have_arg) throw ctff::argument_error("arg", "the computation takes no argument");
-  if (has_param) {
-    const nlohmann::json j = ctff::parse_json(slurp(arg));
-    argument = ctff::value_from_json(j, t.types, t.types.kid(root_type, 0), clients);
-  }
+  if (has_param)
+    argument = read_argument(arg, argument_bytes(arg).view(), t.types, t.types.kid(root_type, 0), clients, options.limits);
   options.clients = clients;
 
   std::unique_ptr<ctff::executor> ex;
@@ -261,7 +381,8 @@ int run(int argc, char** argv) {
   }
   for (const auto& [key, bound] : bindings.by_key) ex->bind(key, bound.first);
   const ctff::dynamic_value result = ex->run(t, argument);
-  std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
+  if (!output.empty()) write_result(output, result, t.types, result_type, clients.value_or(0));
+  else std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
   return 0;
 }
 

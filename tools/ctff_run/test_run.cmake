@@ -126,6 +126,67 @@ set(identity_out [=[{"i8":-128,"u64":18446744073709551615,"i64":[[90071992547409
 check(0 "${identity_out}" ARGS ${D}/identity.textproto ${WORK}/identity.json)
 check(0 "${identity_out}" ARGS ${D}/identity.textproto --clients 2 ${WORK}/identity.json)
 
+# --- numpy's files: ARG as .npz / .npy, --output (testdata/numpy, made by numpy: make_files.py) --
+# The identity argument above as arrays named by their paths: stored, deflated, big-endian with
+# a 'U' string and a Fortran-order i64; the same line as the JSON argument gives.
+set(N ${D}/numpy)
+foreach(f identity identity_compressed identity_swapped)
+  check(0 "${identity_out}" ARGS ${D}/identity.textproto ${N}/${f}.npz)
+endforeach()
+check(0 "${identity_out}" INPUT ${N}/identity.npz ARGS ${D}/identity.textproto -)
+# A lone .npy is the array `arg`; format versions 1.0, 2.0, 3.0; clients from its first dimension.
+foreach(v 1 2 3)
+  check(0 [=[6]=] ARGS ${G}/sum_clients.binpb ${N}/sum_v${v}.npy)
+endforeach()
+check(0 [=[{"total":2.5,"first":3,"last":7}]=] ARGS ${G}/named_params.binpb ${N}/named.npz)
+# One value per client (sequences of batches): client_data[i][j].x.
+check(0 [=[{"loss":2.3125,"accuracy":0.75,"num_examples":4,"max_loss":2.5}]=]
+  ARGS ${G}/python/benchmark_programs/fedeval_round.binpb --bind ${EXAMPLE_PLUGIN} ${N}/fedeval.npz)
+# --output: nothing on stdout; .json holds the line; .npz and .npy as numpy reads them (checked
+# with numpy by ctff_run.numpy_output when a python3 with numpy is found).
+if(NOT DEFINED WORKERS)
+  check(0 "" ARGS ${D}/identity.textproto ${N}/identity.npz --output ${WORK}/identity_out.json)
+  file(READ ${WORK}/identity_out.json got)
+  if(NOT got STREQUAL "${identity_out}\n")
+    message(SEND_ERROR "--output identity_out.json: ${got}")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  check(0 "" ARGS ${D}/identity.textproto ${WORK}/identity.json --output=${WORK}/identity_out.npz)
+  check(0 "" ARGS ${G}/sum_clients.binpb ${N}/sum_v1.npy --output ${WORK}/sum_out.npy)
+  check(0 "" ARGS ${G}/zip_unnamed.binpb ${WORK}/zip.json --output ${WORK}/zip_out.npz)
+endif()
+# Arrays that do not fit: the path named (a missing, extra, wrong-dtype, wrong-shape array;
+# client counts), and files that are not numpy's (the file and member named).
+check(2 [=[ctff: bad argument at arg.gamma: no array of this name (the type is int32)]=]
+  ARGS ${G}/named_params.binpb ${N}/bad_missing.npz)
+check(2 [=[ctff: bad argument at arg.delta: an array that the type <alpha=int32@SERVER,beta={float32}@CLIENTS,gamma=int32> has no place for ('<i4' (int32) of shape ())]=]
+  ARGS ${G}/named_params.binpb ${N}/bad_extra.npz)
+check(2 [=[ctff: bad argument at arg.alpha: an array of '<i8' (int64) of shape () where the type is int32]=]
+  ARGS ${G}/named_params.binpb ${N}/bad_dtype.npz)
+check(2 [=[ctff: bad argument at arg.gamma: an array of '<i4' (int32) of shape (1,) where the type is int32]=]
+  ARGS ${G}/named_params.binpb ${N}/bad_shape.npz)
+check(2 [=[ctff: bad argument at arg.beta: a 0-d array where the clients' values need a leading client dimension (the type is {float32}@CLIENTS)]=]
+  ARGS ${G}/named_params.binpb ${N}/bad_scalar_clients.npz)
+check(2 [=[ctff: bad argument at arg.b: an array of 1 client values (its first dimension), but the number of clients is 2]=]
+  ARGS ${G}/zip_unnamed.binpb ${N}/bad_clients.npz)
+check(2 [=[ctff: bad argument at arg: an array of 3 client values (its first dimension), but the number of clients is 2]=]
+  ARGS ${G}/sum_clients.binpb --clients 2 ${N}/sum_v1.npy)
+check(2 "ctff: bad argument at arg: ${N}/bad_object.npy: the dtype '|O' has no ctff dtype (an object array: pickled Python objects are not read)"
+  ARGS ${G}/sum_clients.binpb ${N}/bad_object.npy)
+check(2 "ctff: bad argument at arg: ${N}/bad_structured.npy: bad .npy header: structured arrays (a list as 'descr') are not read: one dtype per array"
+  ARGS ${G}/sum_clients.binpb ${N}/bad_structured.npy)
+check(2 "ctff: bad argument at arg: ${N}/bad_short.npy: the shape (3,) needs 12 bytes of elements, the file has 11"
+  ARGS ${G}/sum_clients.binpb ${N}/bad_short.npy)
+check(2 "ctff: bad argument at arg: ${N}/bad_truncated.npz: not a ZIP archive (no end of central directory record)"
+  ARGS ${D}/identity.textproto ${N}/bad_truncated.npz)
+check(2 "ctff: bad argument at arg: ${N}/bad_crc.npz: member `arg.i8.npy`: CRC-32 mismatch (a damaged member)"
+  ARGS ${D}/identity.textproto ${N}/bad_crc.npz)
+check(2 [=[ctff-run: --output takes a file ending in .json, .npz or .npy, not `out.txt`]=]
+  ARGS ${G}/sum_clients.binpb --output out.txt ${N}/sum_v1.npy)
+check(2 [=[ctff-run: --output needs a value]=] ARGS ${G}/sum_clients.binpb ${N}/sum_v1.npy --output)
+check(2 "ctff-run: --output ${WORK}/all.npy: the result is 18 arrays, not one: write it as .npz"
+  ARGS ${D}/identity.textproto ${N}/identity.npz --output ${WORK}/all.npy)
+
 # --- Bad input: exit 2, the message names the path -------------------------------------------
 # Argument JSON that does not parse, or is too deep.
 arg(cut [=[{"alpha":]=])
@@ -342,6 +403,17 @@ string(REPLACE "\"y\":[7]" "\"y\":[12]" bad_label "${fedeval_json}")
 file(WRITE ${WORK}/bad_label.json "${bad_label}")
 check(1 "ctff: execution error at lambda.result.block.local[1](fc_fedeval_round_symbol_1): client 1: the binding of comp#48c066fe threw: ${EXAMPLE_PLUGIN}: label 12 is not a class 0-9"
   ARGS ${FE} --bind ${EXAMPLE_PLUGIN} ${WORK}/bad_label.json)
+
+# The files --output wrote, as numpy reads them (the values the identity argument holds).
+if(NOT DEFINED WORKERS AND PYTHON_NUMPY)
+  execute_process(COMMAND ${PYTHON_NUMPY} ${D}/numpy/check_output.py ${WORK}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  math(EXPR cases "${cases} + 1")
+  if(NOT rc EQUAL 0)
+    message(SEND_ERROR "numpy on ctff-run's --output files: ${out}${err}")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endif()
 
 set(how "")
 if(DEFINED WORKERS)

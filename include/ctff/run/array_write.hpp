@@ -1,0 +1,203 @@
+// Values to numpy arrays named by their paths, written by their TFF type: ctff-run's .npz / .npy
+// result (`--output`). The layout is the one run/array_read.hpp reads, so a value written is read
+// back the same: each tensor the array named by its path; `{T}@CLIENTS` of tensors (in structs)
+// stacked, clients first, when every client's tensors have one shape (per client, `path[i]`,
+// otherwise); str as numpy's bytes ('S', as long as the longest element: trailing NUL bytes of an
+// element are lost, as in numpy); bfloat16 as 'V2' (its two bytes).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ctff/numpy/npy.hpp"
+#include "ctff/run/array_read.hpp"
+#include "ctff/run/error.hpp"
+#include "ctff/run/value.hpp"
+#include "ctff/types/desc.hpp"
+#include "ctff/types/print.hpp"
+
+namespace ctff {
+namespace detail {
+
+class array_writer {
+ public:
+  array_writer(const type_desc& types, std::optional<std::size_t> clients) : types_(types), clients_(clients) {}
+
+  std::vector<std::pair<std::string, npy_array>> out;
+
+  void write(const dynamic_value& v, std::uint32_t t, const std::string& path) {
+    const type_node& n = types_.node(t);
+    if (n.kind == type_kind::function || (v && v.is(value_kind::function)))
+      throw execution_error("", "a function value has no array form");
+    if (n.kind == type_kind::placement || (v && v.is(value_kind::placement)))
+      throw execution_error("", "a placement value has no array form");
+    switch (n.kind) {
+      case type_kind::tensor: {
+        const tensor_data& x = expect(v, value_kind::tensor, t).tensor();
+        std::vector<const tensor_data*> one{&x};
+        return add(path, one, {});
+      }
+      case type_kind::struct_: {
+        const struct_data& s = expect(v, value_kind::struct_, t).structure();
+        check_size(s, t);
+        for (std::uint32_t i = 0; i != n.kid_count; ++i)
+          write(s.elements[i], types_.kid(t, i), path + step_text(types_.name(types_.kid(t, i)), i));
+        return;
+      }
+      case type_kind::sequence: {
+        const auto& s = expect(v, value_kind::sequence, t).sequence();
+        for (std::size_t i = 0; i != s.elements.size(); ++i) write(s.elements[i], types_.kid(t, 0), path + step_text({}, i));
+        return;
+      }
+      case type_kind::federated: return federated(expect(v, value_kind::federated, t).federated(), t, path);
+      default: throw execution_error("", "a value of type " + message_type_text(types_, t) + " has no array form");
+    }
+  }
+
+ private:
+  const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
+    if (!v.is(k)) throw execution_error("", "the result does not match its type " + message_type_text(types_, t));
+    return v;
+  }
+  void check_size(const struct_data& s, std::uint32_t t) const {
+    if (s.elements.size() != types_.node(t).kid_count)
+      throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
+                                    message_type_text(types_, t) + " has " + std::to_string(types_.node(t).kid_count));
+  }
+
+  void federated(const federated_data& f, std::uint32_t t, const std::string& path) {
+    const type_node& n = types_.node(t);
+    const std::uint32_t member = types_.kid(t, 0);
+    if (n.all_equal || n.where == placement_kind::server) {
+      if (f.members.size() != 1)
+        throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
+                                      message_type_text(types_, t) + " has one");
+      return write(f.members[0], member, path);
+    }
+    // An all_equal value where the type has one member per client: one copy per client.
+    const std::size_t count = f.all_equal && f.members.size() == 1 && clients_ ? *clients_ : f.members.size();
+    std::vector<const dynamic_value*> members;
+    for (std::size_t i = 0; i != count; ++i) members.push_back(&f.members[f.members.size() == count ? i : 0]);
+    if (stackable(types_, member)) {
+      // Each client's tensors in the order of the type; stacked when every tensor has one shape.
+      std::vector<std::vector<const tensor_data*>> leaves(count);
+      for (std::size_t c = 0; c != count; ++c) collect(*members[c], member, leaves[c]);
+      bool same = true;
+      for (std::size_t c = 1; same && c < count; ++c)
+        for (std::size_t k = 0; same && k != leaves[c].size(); ++k)
+          same = leaves[c][k]->shape == leaves[0][k]->shape && leaves[c][k]->dt == leaves[0][k]->dt;
+      if (same) {
+        stack(member, path, leaves, 0);
+        return;
+      }
+    }
+    for (std::size_t i = 0; i != count; ++i) write(*members[i], member, path + step_text({}, i));
+  }
+
+  void collect(const dynamic_value& v, std::uint32_t t, std::vector<const tensor_data*>& leaves) {
+    const type_node& n = types_.node(t);
+    if (n.kind == type_kind::tensor) {
+      leaves.push_back(&expect(v, value_kind::tensor, t).tensor());
+      return;
+    }
+    const struct_data& s = expect(v, value_kind::struct_, t).structure();
+    check_size(s, t);
+    for (std::uint32_t i = 0; i != n.kid_count; ++i) collect(s.elements[i], types_.kid(t, i), leaves);
+  }
+
+  // The stacked arrays of the tensors of type t, from the k-th tensor of each client on; returns
+  // the index after its last tensor.
+  std::size_t stack(std::uint32_t t, const std::string& path, const std::vector<std::vector<const tensor_data*>>& leaves,
+                    std::size_t k) {
+    const type_node& n = types_.node(t);
+    if (n.kind == type_kind::tensor) {
+      std::vector<const tensor_data*> column;
+      for (const auto& c : leaves) column.push_back(c[k]);
+      // No client: the type's shape, its unknown dimensions 0 (unknown rank: 0-d).
+      std::vector<std::int64_t> shape;
+      if (leaves.empty())
+        for (std::uint32_t d = 0; !n.unknown_rank && d != n.dim_count; ++d)
+          shape.push_back(std::max<std::int64_t>(types_.dims[n.dim_begin + d], 0));
+      add(path, column, std::optional<std::vector<std::int64_t>>(std::move(shape)), n.dt);
+      return k + 1;
+    }
+    for (std::uint32_t i = 0; i != n.kid_count; ++i)
+      k = stack(types_.kid(t, i), path + step_text(types_.name(types_.kid(t, i)), i), leaves, k);
+    return k;
+  }
+
+  // One array of the tensors `parts`, all of one dtype and shape: stacked (a leading dimension of
+  // their count) when `stacked_shape` is given (for no part: the shape of one), else parts[0].
+  void add(const std::string& path, const std::vector<const tensor_data*>& parts,
+           std::optional<std::vector<std::int64_t>> stacked_shape, dtype no_part_dt = dtype::invalid) {
+    const dtype dt = parts.empty() ? no_part_dt : parts[0]->dt;
+    std::size_t str_size = 1;
+    for (const tensor_data* p : parts) {
+      std::size_t total = 1;
+      for (auto d : p->shape) {
+        if (d < 0) throw execution_error("", "a result tensor has a negative dimension");
+        total *= static_cast<std::size_t>(d);
+      }
+      if (total != p->size())
+        throw execution_error("", "a result tensor has " + std::to_string(p->size()) + " elements for its shape's " +
+                                      std::to_string(total));
+      if (const auto* s = std::get_if<std::vector<std::string>>(&p->elements))
+        for (const std::string& e : *s) str_size = std::max(str_size, e.size());
+    }
+    npy_array a;
+    std::tie(a.kind, a.itemsize) = npy_kind(dt, str_size);
+    if (stacked_shape) {
+      a.shape.push_back(static_cast<std::int64_t>(parts.size()));
+      const auto& one = parts.empty() ? *stacked_shape : parts[0]->shape;
+      a.shape.insert(a.shape.end(), one.begin(), one.end());
+    } else {
+      a.shape = parts[0]->shape;
+    }
+    for (const tensor_data* p : parts) {
+      visit_dtype(dt, [&](auto d) {
+        constexpr dtype D = decltype(d)::value;
+        const auto* e = std::get_if<stored_t<D>>(&p->elements);
+        if (!e || p->dt != dt) throw execution_error("", "a result tensor's elements do not match its dtype");
+        const std::size_t at = a.storage.size();
+        if constexpr (D == dtype::str) {
+          a.storage.resize(at + e->size() * a.itemsize, '\0');
+          for (std::size_t i = 0; i != e->size(); ++i)
+            std::memcpy(a.storage.data() + at + i * a.itemsize, (*e)[i].data(), (*e)[i].size());
+        } else {
+          a.storage.resize(at + e->size() * a.itemsize);
+          if (!e->empty()) std::memcpy(a.storage.data() + at, static_cast<const void*>(e->data()), e->size() * a.itemsize);
+        }
+      });
+    }
+    a.count = a.storage.size() / a.itemsize;
+    a.data = std::string_view(a.storage.data(), a.storage.size());
+    out.emplace_back(path, std::move(a));
+  }
+
+  const type_desc& types_;
+  std::optional<std::size_t> clients_;
+};
+
+}  // namespace detail
+
+// The arrays of v, read as the type node `type` of `types` (see the header comment), named from
+// `path` (ctff-run: `result`), in the order of the type; write_npz writes them as an .npz.
+// `clients` as value_to_json's. Throws execution_error for a function or placement value, or a
+// value that does not match the type.
+inline std::vector<std::pair<std::string, npy_array>> value_to_arrays(const dynamic_value& v, const type_desc& types,
+                                                                      std::uint32_t type,
+                                                                      std::optional<std::size_t> clients = {},
+                                                                      std::string path = "result") {
+  detail::array_writer w(types, clients);
+  w.write(v, type, path);
+  return std::move(w.out);
+}
+
+}  // namespace ctff
