@@ -2,7 +2,7 @@
 // given as JSON (reference/execution.md §5) or as numpy arrays (.npz, .npy: docs/running.md), and
 // print the result as one line of JSON, or write it to a file (--output: .json, .npz, .npy).
 //
-//   ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
+//   ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
 //            [--deadline SECONDS] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
@@ -60,7 +60,7 @@
 namespace {
 
 constexpr const char* usage =
-    "usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
+    "usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
     "                [--deadline SECONDS] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
@@ -73,6 +73,8 @@ constexpr const char* usage =
     "  --clients N      the number of clients (default: the length of the argument's {T}@CLIENTS\n"
     "                   lists, else 0)\n"
     "  --threads T      threads for per-client work (default 0: the hardware's)\n"
+    "  --progress       once the run has taken a second, prints on stderr how far per-client\n"
+    "                   work is (each hundredth of the clients of each intrinsic)\n"
     "  --bind PLUGIN.so binds opaque (TensorFlow, XLA, Data) computations to the C++ functions of\n"
     "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
     "  --workers HOST:PORT[,HOST:PORT...]  runs the per-client work on these workers (ctff-worker\n"
@@ -231,6 +233,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> workers;
   std::optional<double> deadline;  // seconds
   std::string output;
+  bool progress = false;
   ctff::run_options options;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
@@ -240,6 +243,10 @@ int run(int argc, char** argv) {
     }
     if (a == "--list-bindings") {
       list_bindings = true;
+      continue;
+    }
+    if (a == "--progress") {
+      progress = true;
       continue;
     }
     std::string opt, val;
@@ -361,6 +368,13 @@ int run(int argc, char** argv) {
   if (has_param)
     argument = read_argument(arg, argument_bytes(arg).view(), t.types, t.types.kid(root_type, 0), clients, options.limits);
   options.clients = clients;
+  // --progress: per-client work on stderr, once the run has taken a second.
+  const auto started = std::chrono::steady_clock::now();
+  if (progress)
+    options.progress = [started](const ctff::run_progress& p) {
+      if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
+      std::cerr << "ctff-run: " << p.intrinsic << ": " << p.done << " of " << p.total << " clients\n";
+    };
 
   std::unique_ptr<ctff::executor> ex;
   if (workers.empty()) {

@@ -280,7 +280,7 @@ check(2 "ctff-run: ${WORK}/bad.textproto: not a Computation in text format: line
 file(WRITE ${WORK}/mars.textproto "type { placement {} } placement { uri: 'mars' }\n")
 check(2 "ctff-run: ${WORK}/mars.textproto: not a valid Computation:" ARGS ${WORK}/mars.textproto)
 # Bad usage.
-check(2 [=[usage: ctff-run COMP [--clients N] [--threads T] [--bind PLUGIN.so]... [--workers HOST:PORT,...]]=] ARGS)
+check(2 [=[usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]]=] ARGS)
 check(2 [=[ctff-run: unknown option --bogus]=] ARGS --bogus ${G}/sum_clients.binpb)
 check(2 [=[ctff-run: --clients takes a number of clients from 0 to 16777216, not `-1`]=]
   ARGS ${G}/sum_clients.binpb --clients=-1 ${WORK}/three.json)
@@ -322,6 +322,21 @@ check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so 
 check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json --bind=${P}/doubling.so)
 # The same TensorFlow computation on every client (testdata/map_tensorflow.textproto).
 check(0 [=[[2,4,6]]=] ARGS ${D}/map_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/three.json)
+
+# --progress: a run of 4 clients sleeping 400 ms each on one thread (1.6 s) reports, after its
+# first second, how far its map is; the last report is every client. Without it, nothing.
+if(NOT DEFINED WORKERS)
+  arg(slow [=[[400,400,400,400]]=])
+  execute_process(COMMAND ${RUN} ${D}/map_tensorflow.textproto --bind ${P}/sleeping.so --threads 1 --progress
+                          ${WORK}/slow.json
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  math(EXPR cases "${cases} + 1")
+  if(NOT rc EQUAL 0 OR NOT out STREQUAL "[400,400,400,400]\n" OR
+     NOT err MATCHES "ctff-run: federated_map: 4 of 4 clients\n$" OR err MATCHES "1 of 4")
+    message(SEND_ERROR "ctff-run --progress: exit ${rc}\nstdout: ${out}\nstderr: ${err}")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endif()
 # 2 * 2147483647 wraps to -2 in int32.
 check(0 [=[-2]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/int32_max.json)
 # A binding that throws: exit 1, the binding, its plugin and its message named; at the call.

@@ -25,6 +25,7 @@
 
 #include "ctff/remote/array_message.hpp"
 #include "ctff/remote/remote_error.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/dtype.hpp"
 
@@ -240,7 +241,7 @@ inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& 
 // A dynamic_value as a wire Value (tensors in typed lists; federated values with their type).
 inline tensorflow_federated::v0::Value to_message(const dynamic_value& v) {
   tensorflow_federated::v0::Value m;
-  detail::to_message(v, m, detail::value_path{nullptr, "value"});
+  detail::to_message(detail::with_members(v), m, detail::value_path{nullptr, "value"});
   return m;
 }
 

@@ -22,6 +22,7 @@
 
 #include "ctff/numpy/npy.hpp"
 #include "ctff/numpy/npz.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
@@ -246,6 +247,14 @@ class array_reader {
           count = static_cast<std::size_t>(a.shape[0]);
         }
         set_clients(count, first ? *first : path, "an array of " + std::to_string(count) + " client values (its first dimension)");
+        const type_node& m = types_.node(member);
+        if (m.kind == type_kind::tensor && count != 0 && m.dt != dtype::str) {
+          // One array of tensors, the clients first: the array as it is, one column
+          // (run/client_column.hpp), instead of a tensor per client.
+          const npy_array& a = find(member, path);
+          check(a, member, path, 1);
+          return make_column_value(tensor_from(a, member, 0, a.count, a.shape, path).tensor());
+        }
         members = stacked(member, path, count);
         return make_federated(placement_kind::clients, false, std::move(members));
       }

@@ -18,6 +18,7 @@
 
 #include "ctff/numpy/npy.hpp"
 #include "ctff/run/array_read.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
@@ -196,7 +197,7 @@ inline std::vector<std::pair<std::string, npy_array>> value_to_arrays(const dyna
                                                                       std::optional<std::size_t> clients = {},
                                                                       std::string path = "result") {
   detail::array_writer w(types, clients);
-  w.write(v, type, path);
+  w.write(detail::with_members(v), type, path);
   return std::move(w.out);
 }
 

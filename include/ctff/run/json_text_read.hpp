@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/json_read.hpp"
 #include "ctff/run/small_float.hpp"
 #include "ctff/run/value.hpp"
@@ -204,6 +205,7 @@ class json_text_reader {
       case type_kind::federated: {
         const std::uint32_t member = types_.kid(t, 0);
         if (n.all_equal || n.where == placement_kind::server) return make_federated(n.where, true, {value(member)});
+        if (columnar(member)) return column(member);
         std::vector<dynamic_value> members;
         if (!list_start())
           do members.push_back(value(member));
@@ -284,6 +286,33 @@ class json_text_reader {
       for (std::size_t k = 0; k != shape.size(); ++k)
         if (shape[k] < 0) shape[k] = want[k] >= 0 ? want[k] : 0;
       return make_tensor<D>(std::move(elements), std::move(shape));
+    });
+  }
+
+  // Whether the clients' values of tensor type t are read as one column (run/client_column.hpp):
+  // numbers of a fully known shape.
+  bool columnar(std::uint32_t t) const {
+    const type_node& n = types_.node(t);
+    if (n.kind != type_kind::tensor || n.dt == dtype::invalid || n.dt == dtype::str || n.unknown_rank) return false;
+    for (std::uint32_t k = 0; k != n.dim_count; ++k)
+      if (types_.dims[n.dim_begin + k] < 0) return false;
+    return true;
+  }
+  // The list of the clients' tensors of type t as one tensor, the clients its first dimension.
+  dynamic_value column(std::uint32_t t) {
+    const type_node& n = types_.node(t);
+    std::vector<std::int64_t> want{-1}, shape(n.dim_count + 1, -1);
+    for (std::uint32_t k = 0; k != n.dim_count; ++k) want.push_back(types_.dims[n.dim_begin + k]);
+    return visit_dtype(n.dt, [&](auto d) {
+      constexpr dtype D = decltype(d)::value;
+      stored_t<D> elements;
+      nest<D>(elements, want, shape, 0);
+      const auto count = static_cast<std::size_t>(shape[0] < 0 ? 0 : shape[0]);
+      if (!clients_) clients_ = count;
+      else if (*clients_ != count) throw give_way{};
+      if (count == 0) return make_federated(placement_kind::clients, false, {});
+      for (std::size_t k = 1; k != shape.size(); ++k) shape[k] = want[k];
+      return make_column_value(tensor_data{D, std::move(shape), tensor_elements(std::move(elements))});
     });
   }
 

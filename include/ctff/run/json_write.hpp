@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/json_messages.hpp"
 #include "ctff/run/small_float.hpp"
@@ -246,7 +247,7 @@ class json_writer {
 inline std::string value_to_json(const dynamic_value& v, const type_desc& types, std::uint32_t type,
                                  std::optional<std::size_t> clients = {}) {
   detail::json_writer w(types, clients);
-  w.write(v, type);
+  w.write(detail::with_members(v), type);
   return std::move(w.out);
 }
 

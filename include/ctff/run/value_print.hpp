@@ -25,6 +25,7 @@
 #include "ctff/core/sink.hpp"
 #include "ctff/numpy/literal.hpp"
 #include "ctff/numpy/literal_print.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
@@ -224,7 +225,7 @@ class value_printer {
 template <class D = void>
 std::string to_string(const dynamic_value& v) {
   detail::value_printer<D> p(nullptr, {});
-  p.print(v, 0);
+  p.print(detail::with_members(v), 0);
   return std::move(p.out);
 }
 
@@ -237,7 +238,7 @@ template <class D = void>
 std::string to_string(const dynamic_value& v, const type_desc& types, std::uint32_t type,
                       std::optional<std::size_t> clients = {}) {
   detail::value_printer<D> p(&types, clients);
-  p.print(v, type);
+  p.print(detail::with_members(v), type);
   return std::move(p.out);
 }
 
