@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "ctff/run/clients_elsewhere.hpp"
 #include "ctff/types/dtype.hpp"
 #include "ctff/types/type.hpp"
 
@@ -132,11 +133,14 @@ inline std::string step_text(std::string_view name, std::size_t k) {
 }
 }  // namespace detail
 
-// A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
+// A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client,
+// or none and `elsewhere` set: a CLIENTS value whose members are held elsewhere (on workers,
+// run/clients_elsewhere.hpp).
 struct federated_data {
   placement_kind where = placement_kind::server;
   bool all_equal = true;
   std::vector<dynamic_value> members;
+  std::shared_ptr<const clients_elsewhere> elsewhere{};
 };
 
 struct sequence_data {
@@ -246,13 +250,35 @@ inline bool values_equal(const dynamic_value& a, const dynamic_value& b) {
     case value_kind::federated: {
       const auto& x = a.federated();
       const auto& y = b.federated();
-      return x.where == y.where && x.all_equal == y.all_equal && x.members == y.members;
+      if (x.where != y.where || x.all_equal != y.all_equal) return false;
+      if (!x.elsewhere && !y.elsewhere) return x.members == y.members;
+      return (x.elsewhere ? x.elsewhere->fetch() : x.members) == (y.elsewhere ? y.elsewhere->fetch() : y.members);
     }
     case value_kind::sequence: return a.sequence().elements == b.sequence().elements;
     case value_kind::function: return a.function().impl == b.function().impl;
     case value_kind::placement: return a.placement().where == b.placement().where;
   }
   return false;
+}
+
+// Whether v is, or a struct in v holds, a CLIENTS value whose members are elsewhere.
+inline bool holds_elsewhere(const dynamic_value& v) {
+  if (v.is(value_kind::federated)) return v.federated().elsewhere != nullptr;
+  if (!v.is(value_kind::struct_)) return false;
+  for (const dynamic_value& e : v.structure().elements)
+    if (holds_elsewhere(e)) return true;
+  return false;
+}
+// v with every such value's members fetched (in client order); the rest shared, not copied.
+inline dynamic_value fetched(const dynamic_value& v) {
+  if (v.is(value_kind::federated)) {
+    const federated_data& f = v.federated();
+    return f.elsewhere ? make_federated(f.where, false, f.elsewhere->fetch()) : v;
+  }
+  if (!v.is(value_kind::struct_) || !holds_elsewhere(v)) return v;
+  std::vector<dynamic_value> e;
+  for (const dynamic_value& x : v.structure().elements) e.push_back(fetched(x));
+  return make_struct_value(std::move(e), v.structure().names);
 }
 
 }  // namespace detail
