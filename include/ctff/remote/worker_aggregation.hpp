@@ -88,11 +88,12 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   if (!h || h->clients() != n || n == 0) return std::nullopt;
   std::optional<federated_language::Computation> ic = shipped_intrinsic(fn);
   if (!ic) return std::nullopt;
+  const std::string create_intrinsic = "CreateValue (" + std::string(uri) + ")";
 
   if (plain) {
     if (uri == "federated_mean") ic->mutable_intrinsic()->set_uri("federated_sum");  // the same type
     const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
-      const std::string f = rq.computation(*ic, "CreateValue (the intrinsic)");
+      const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       return rq.compute_at_server(rq.call(f, s.ref, what), "Compute (a partial aggregate)");
     });
     if (uri == "federated_min" || uri == "federated_max") {
@@ -116,7 +117,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
       return std::nullopt;  // (the executor's own checks then say what is wrong with it)
     }
     const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
-      const std::string f = rq.computation(*ic, "CreateValue (the intrinsic)");
+      const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       const std::string a = rq.structure({s.ref, rq.value(bound, "CreateValue (the bound)")}, "CreateStruct");
       return rq.compute_at_server(rq.call(f, a, what), "Compute (a partial sum)");
     });
@@ -136,7 +137,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
     };
     const std::vector<part> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
       const std::string& w = hw->slices()[static_cast<std::size_t>(&s - h->slices().data())].ref;
-      const std::string f = rq.computation(*ic, "CreateValue (the intrinsic)");
+      const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       const std::string g = rq.computation(weight_sum, "CreateValue (federated_sum of the weights)");
       part p;
       p.mean = rq.compute_at_server(rq.call(f, rq.structure({s.ref, w}, "CreateStruct"), what), "Compute (a partial mean)");
@@ -172,7 +173,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   }
   const federated_language::Computation report = identity_of(partial->type().function().parameter().struct_().element(1).value());
   const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
-    const std::string f = rq.computation(*partial, "CreateValue (the intrinsic)");
+    const std::string f = rq.computation(*partial, create_intrinsic.c_str());
     const std::string a = rq.structure({s.ref, rq.value(zero, "CreateValue (the zero)"),
                                         rq.computation(*accumulate, "CreateValue (accumulate)"),
                                         rq.computation(*merge, "CreateValue (merge)"),
