@@ -124,6 +124,6 @@ int main(int argc, char** argv) {
     }
     from = local_next;
   }
-  std::printf("aggregated on the workers: every round within 1e-5 of the local run\n");
+  std::printf("aggregated on the workers: all 10 results within 1e-5 of the local run's\n");  // (no `round `: same_rounds.cmake)
   return example::output(fedavg_round, argc, argv);
 }
