@@ -367,3 +367,34 @@ TEST_CASE("the computations shipped to aggregate on workers parse back and check
   parsed(*partial);
   parsed(detail::identity_of(aggregate.type().function().parameter().struct_().element(1).value()));
 }
+
+namespace {
+// Members held "elsewhere" by the test itself, counting its fetches.
+struct held_here final : clients_elsewhere {
+  std::vector<dynamic_value> m;
+  mutable int fetches = 0;
+  std::size_t clients() const override { return m.size(); }
+  std::vector<dynamic_value> fetch() const override {
+    ++fetches;
+    return m;
+  }
+};
+}  // namespace
+
+TEST_CASE("a CLIENTS value held elsewhere compares, prints and converts by its fetched members", "[remote][aggregate]") {
+  auto h = std::make_shared<held_here>();
+  h->m = {make_scalar<dtype::int32>(1), make_scalar<dtype::int32>(2)};
+  const dynamic_value held(federated_data{placement_kind::clients, false, {}, h});
+  const dynamic_value here = make_federated(placement_kind::clients, false, h->m);
+  CHECK(held == here);
+  CHECK(here == held);
+  CHECK_FALSE(held == make_federated(placement_kind::clients, false, {make_scalar<dtype::int32>(1)}));
+  CHECK(to_string(held) == "[1, 2]");
+  CHECK(detail::holds_elsewhere(make_struct_value({make_scalar<dtype::int32>(0), held})));
+  CHECK(detail::fetched(make_struct_value({held})) == make_struct_value({here}));
+  CHECK_FALSE(detail::holds_elsewhere(here));
+  CHECK(h->fetches == 5);
+  // (aggregate initialisation of the three members before it still compiles)
+  const federated_data three{placement_kind::server, true, {make_scalar<dtype::int32>(3)}};
+  CHECK(three.elsewhere == nullptr);
+}
