@@ -6,6 +6,9 @@
     workers_e2e.py differential --worker W --run R --run-py run.py --python-outputs depth2.jsonl --work DIR
     workers_e2e.py faults       --worker W --run R --data DIR --plugins DIR --work DIR
 
+With --aggregate-on-workers, goldens (K = 3) and differential (N = 3, 5) run with ctff-run
+--aggregate-on-workers: integers as before, floats within the regrouping of sums.
+
 goldens: for K = 1, 2 and 4 workers, tools/ctff_run/test_run.cmake with -DWORKERS=...: every case
   of it that succeeds runs with --workers and must print the hand-computed line (one source of
   expectations: that script).
@@ -149,14 +152,17 @@ def all_up(ws, what):
 
 
 def goldens(a):
-    for k in (1, 2, 4):
+    # --aggregate-on-workers: the same hand-computed lines through 3 workers that keep the
+    # clients' results and aggregate them (the goldens' float sums are exact in any grouping).
+    for k in ((3,) if a.aggregate_on_workers else (1, 2, 4)):
         # The workers bind what the per-client functions of the cases call: fedeval_round's
         # comp#48c066fe (the example plugin), and comp#7b000c3 (doubling.so, as the controller).
         with Workers(a.worker, k, binds=[a.example_plugin, str(Path(a.plugins) / "doubling.so")]) as ws:
             workers = ",".join(ws.addresses)
             cmd = [a.cmake, f"-DRUN={a.run}", f"-DGOLDENS={a.goldens}", f"-DDATA={a.data}",
                    f"-DWORK={Path(a.work) / f'goldens_k{k}'}", f"-DEXAMPLE_PLUGIN={a.example_plugin}",
-                   f"-DPLUGINS={a.plugins}", f"-DWORKERS={workers}", "-P", a.test_run]
+                   f"-DPLUGINS={a.plugins}", f"-DWORKERS={workers}",
+                   f"-DAGGREGATE_ON_WORKERS={'ON' if a.aggregate_on_workers else 'OFF'}", "-P", a.test_run]
             rc, out, err, dt = run(cmd, timeout=600)
             status = [l for l in (out + err).splitlines() if "cases passed" in l or "cases failed" in l]
             log(f"goldens, K = {k}: {status[-1].strip() if status else '(no summary)'} ({dt:.1f} s)")
@@ -170,8 +176,12 @@ def goldens(a):
 def differential(a):
     with Workers(a.worker, 3) as ws:
         workers = ",".join(ws.addresses)
+        # --aggregate-on-workers: N = 3 and 5 (the runs whose clients 3 workers split), floats
+        # compared within the regrouping of their sums (run.py --regrouped).
+        extra = (["--clients", "3,5", "--regrouped", "--ctff-run-arg=--aggregate-on-workers"]
+                 if a.aggregate_on_workers else ["--clients", "0,1,3,5"])
         cmd = [sys.executable, a.run_py, "--exec-only", "--python-outputs", a.python_outputs,
-               "--ctff-run", a.run, "--clients", "0,1,3,5", "--jobs", str(a.jobs),
+               "--ctff-run", a.run, "--jobs", str(a.jobs), *extra,
                "--work", str(Path(a.work) / "differential"),
                f"--ctff-run-arg=--workers={workers}", "--ctff-run-arg=--deadline=60"]
         log("differential: " + " ".join(cmd))
@@ -369,6 +379,8 @@ def main():
     ap.add_argument("--run-py", help="tests/differential/run.py (differential)")
     ap.add_argument("--python-outputs", help="tests/differential/python/depth2.jsonl (differential)")
     ap.add_argument("--jobs", type=int, default=2, help="ctff-run processes at once (differential)")
+    ap.add_argument("--aggregate-on-workers", action="store_true",
+                    help="goldens and differential with ctff-run --aggregate-on-workers (3 workers)")
     a = ap.parse_args()
     Path(a.work).mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # ctest's timeout: the workers are stopped

@@ -7,7 +7,9 @@
 # case that succeeds (exit 0) runs again with `--workers ${WORKERS}` appended and must print the
 # same line: the per-client work of those runs goes to the workers, and their results are the
 # ones computed here by hand. The failing cases (exit 1 and 2) are left out then (their messages
-# are those of a local run; the remote failures are tested by workers_e2e.py).
+# are those of a local run; the remote failures are tested by workers_e2e.py). With
+# -DAGGREGATE_ON_WORKERS=ON they run with --aggregate-on-workers too: the hand-computed lines
+# hold there as well (their float sums are exact in any grouping).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
@@ -22,6 +24,9 @@ function(check expect_rc want)
       return()
     endif()
     list(APPEND C_ARGS --workers ${WORKERS})
+    if(AGGREGATE_ON_WORKERS)
+      list(APPEND C_ARGS --aggregate-on-workers)
+    endif()
   endif()
   set(input_opt)
   if(C_INPUT)
@@ -297,6 +302,8 @@ check(2 [=[ctff-run: --deadline takes a number of seconds from 0.001 to 604800, 
   ARGS ${G}/sum_clients.binpb --workers 127.0.0.1:1 --deadline=0 ${WORK}/three.json)
 check(2 [=[ctff-run: --deadline is the deadline of requests to workers: it needs --workers]=]
   ARGS ${G}/sum_clients.binpb --deadline 5 ${WORK}/three.json)
+check(2 [=[ctff-run: --aggregate-on-workers aggregates on the workers: it needs --workers]=]
+  ARGS ${G}/sum_clients.binpb --aggregate-on-workers ${WORK}/three.json)
 check(2 [=[ctff-run: one COMP and one ARG only]=] ARGS ${G}/sum_clients.binpb ${WORK}/three.json ${WORK}/three.json)
 check(2 [=[ctff-run: COMP and ARG cannot both be standard input]=] ARGS - -)
 

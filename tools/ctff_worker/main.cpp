@@ -26,7 +26,7 @@ constexpr const char* usage =
     "usage: ctff-worker [--port=N] [--host=ADDR] [--threads=T]\n"
     "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
     "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
-    "                   [--workers=HOST:PORT,...]\n"
+    "                   [--workers=HOST:PORT,... [--aggregate_on_workers]]\n"
     "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
     "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
     "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
@@ -37,6 +37,8 @@ constexpr const char* usage =
     "  --bind=PLUGIN.so  binds opaque computations to a plugin's functions (<ctff/run/plugin.hpp>)\n"
     "  --workers=HOST:PORT[,HOST:PORT...]  runs per-client work on these workers (a controller that\n"
     "                    TFF's clients and ctff's drive like any worker)\n"
+    "  --aggregate_on_workers  with --workers: within each call, keeps the clients' results on\n"
+    "                    those workers and aggregates them there (docs/distributed.md)\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
     "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
@@ -81,6 +83,10 @@ int main(int argc, char** argv) {
         std::cout << usage;
         return 0;
       }
+      if (a == "--aggregate_on_workers") {
+        remote.aggregate_on_workers = true;
+        continue;
+      }
       std::string flag = a, val;
       if (const auto eq = a.find('='); eq != std::string::npos) {
         flag = a.substr(0, eq);
@@ -104,6 +110,8 @@ int main(int argc, char** argv) {
       else if (flag == "--workers") remote.workers = ctff_tools::worker_list(val);
       else throw usage_error{"unknown flag " + flag};
     }
+    if (remote.aggregate_on_workers && remote.workers.empty())
+      throw usage_error{"--aggregate_on_workers needs --workers"};
     if (!remote.workers.empty())
       options.make = [remote](const ctff::run_options& o) -> std::unique_ptr<ctff::executor> {
         return std::make_unique<ctff::remote_executor>(remote, o);

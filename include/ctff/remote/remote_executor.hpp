@@ -2,11 +2,14 @@
 // own), over TFF's remote-execution protocol. The clients are split as TFF's composing stack
 // splits them, ceil(N/K) to each of the K live workers in order; each worker gets its slice and
 // the per-client intrinsic (federated_map, federated_eval_at_clients) with the function to run,
-// shipped as a closed Computation (run/function_computation.hpp). The slices come back and are
-// joined in worker order, and everything else (sums, folds, server work) runs here in client
-// order: results are those of a local run, whatever the timing. A function that cannot be
-// shipped (it captures a federated value) runs here. A worker that fails, or does not answer
-// within the deadline, is an execution_error naming it; workers down at the start are left out.
+// shipped as a closed Computation (run/function_computation.hpp). By default the slices come
+// back and are joined in worker order, and everything else (sums, folds, server work) runs here
+// in client order: results are those of a local run, whatever the timing. With
+// remote_options::aggregate_on_workers the results stay on the workers (remote/held_clients.hpp)
+// for the maps and aggregations that follow (remote/worker_aggregation.hpp), partial results
+// merged here in worker order. A function that cannot be shipped (it captures a federated value)
+// runs here. A worker that fails, or does not answer within the deadline, is an execution_error
+// naming it; workers down at the start are left out.
 #pragma once
 
 #include <algorithm>
@@ -29,7 +32,10 @@
 #include <grpcpp/grpcpp.h>
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
+#include "ctff/remote/held_clients.hpp"
+#include "ctff/remote/slice_requests.hpp"
 #include "ctff/remote/value_message.hpp"
+#include "ctff/remote/worker_aggregation.hpp"
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/run/client_backend.hpp"
 #include "ctff/run/executor.hpp"
@@ -46,6 +52,11 @@ struct remote_options {
   // TLS: the CA that signed the workers' certificates (PEM); with tls_cert and tls_key, the
   // certificate this controller shows them. All empty: no TLS.
   std::string tls_root_ca{}, tls_cert{}, tls_key{};
+  // Keep the clients' results on the workers and aggregate them there, a slice each, merging
+  // the partial results here in worker order (TFF's composing executor does so): far fewer
+  // bytes back, but float sums regrouped (docs/distributed.md). False: every result comes back
+  // and is aggregated here in client order, bit for bit a local run's.
+  bool aggregate_on_workers = false;
 };
 
 namespace detail {
@@ -84,13 +95,23 @@ inline bool only_moves_values(const dynamic_value& fn) {
   return only_moves_values(t, t.node(c->lambda()).a);
 }
 
-// Runs federated_map and federated_eval_at_clients on the workers, a slice each.
+// Runs federated_map and federated_eval_at_clients on the workers, a slice each; with
+// aggregate_on_workers, keeps their results there and runs what it can of values held there.
 class remote_backend final : public client_backend {
  public:
-  explicit remote_backend(std::vector<std::unique_ptr<worker_link>> links) : links_(std::move(links)) {}
+  remote_backend(std::vector<std::shared_ptr<worker_link>> links, bool aggregate)
+      : links_(std::move(links)), aggregate_(aggregate) {}
+
+  std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
+                                           std::size_t n, run_context& c) override {
+    if (uri == "federated_map" || uri == "federated_eval_at_clients") return try_call(uri, fn, arg, n);
+    if (!aggregate_ || !arg || !*arg || !holds_elsewhere(*arg)) return std::nullopt;
+    return aggregate_held(uri, fn, *arg, n, c);
+  }
 
   std::optional<dynamic_value> try_call(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                         std::size_t n) override {
+    if (uri != "federated_map" && uri != "federated_eval_at_clients") return std::nullopt;
     if (n == 0 || links_.empty() || !arg || !*arg) return std::nullopt;
     const bool map = uri == "federated_map";
     // federated_map's <f, {T}@CLIENTS>: the function and the members; eval_at_clients: f alone.
@@ -101,202 +122,89 @@ class remote_backend final : public client_backend {
     const dynamic_value* v = map && f ? &arg->structure().elements[1] : nullptr;
     if (!f || (map && (!v->is(value_kind::federated) || v->federated().where != placement_kind::clients)))
       return std::nullopt;  // (the intrinsic's own checks then say what is wrong)
-    if (map && !v->federated().all_equal && v->federated().members.size() != n) return std::nullopt;
-    if (!f.is(value_kind::function) || only_moves_values(f)) return std::nullopt;  // cheaper here
+    const held_clients* held = map ? held_clients::of(*v) : nullptr;
+    if (held ? held->clients() != n : map && !v->federated().all_equal && v->federated().members.size() != n)
+      return std::nullopt;
+    // A function that only moves values about is cheaper here, unless the values are there.
+    if (!f.is(value_kind::function) || (!held && only_moves_values(f))) return std::nullopt;
     const std::optional<std::string> intrinsic = function_computation(fn);
     const std::optional<std::string> function = function_computation(f);
     if (!intrinsic || !function) return std::nullopt;  // not shippable: runs here
 
+    if (held) {  // on each slice where it is, the results kept there
+      return held_value(on_each_worker(held->slices().size(),
+                                       [&](std::size_t k) {
+                                         const held_slice& s = held->slices()[k];
+                                         slice_requests rq(*s.link, s.executor);
+                                         try {
+                                           return held_slice{s.link, s.executor,
+                                                             rq.keep(call_on(rq, *intrinsic, *function, &s.ref)),
+                                                             s.begin, s.end};
+                                         } catch (const executor_gone&) {
+                                           lost_values(*s.link, s.executor, "CreateCall");
+                                         }
+                                       }),
+                        n);
+    }
     // ceil(N/K) clients to each worker in order, as TFF's composing stack splits them.
     const std::size_t k = links_.size(), per = (n + k - 1) / k;
-    std::vector<std::future<std::vector<dynamic_value>>> parts;
-    for (std::size_t w = 0; w != k && w * per < n; ++w) {
+    std::vector<slice_result> parts = on_each_worker((n + per - 1) / per, [&](std::size_t w) {
       const std::size_t begin = w * per, end = std::min(n, begin + per);
-      parts.push_back(std::async(std::launch::async, [&, w, begin, end] {
-        worker_link& l = *links_[w];
-        try {
-          return run_slice(l, map, *intrinsic, *function, v, begin, end);
-        } catch (const executor_gone&) {
-          l.forget(l.executor(end - begin));  // once more, on a new executor
-          return run_slice(l, map, *intrinsic, *function, v, begin, end);
-        }
-      }));
+      try {
+        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end);
+      } catch (const executor_gone&) {
+        links_[w]->forget(links_[w]->executor(end - begin));  // once more, on a new executor
+        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end);
+      }
+    });
+    if (aggregate_) {
+      std::vector<held_slice> slices;
+      for (slice_result& p : parts) slices.push_back(std::move(p.held));
+      return held_value(std::move(slices), n);
     }
     std::vector<dynamic_value> members;
     members.reserve(n);
-    std::exception_ptr first;  // the first worker's failure, in worker order (all are waited for)
-    for (auto& p : parts) {
-      try {
-        for (dynamic_value& m : p.get()) members.push_back(std::move(m));
-      } catch (...) {
-        if (!first) first = std::current_exception();
-      }
-    }
-    if (first) std::rethrow_exception(first);
+    for (slice_result& p : parts)
+      for (dynamic_value& m : p.members) members.push_back(std::move(m));
     return make_federated(placement_kind::clients, false, std::move(members));
   }
 
-  const std::vector<std::unique_ptr<worker_link>>& links() const { return links_; }
+  const std::vector<std::shared_ptr<worker_link>>& links() const { return links_; }
 
  private:
-  static std::vector<dynamic_value> run_slice(worker_link& w, bool map, const std::string& intrinsic,
-                                              const std::string& function, const dynamic_value* v,
-                                              std::size_t begin, std::size_t end) {
-    const std::size_t count = end - begin;
-    const std::string ex = w.executor(count);
-    std::vector<std::string> held;
-    auto create = [&](v0::Value value, const char* what) {
-      v0::CreateValueRequest rq;
-      *rq.mutable_value() = std::move(value);
-      rq.mutable_executor()->set_id(ex);
-      held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateValue, rq, what).value_ref().id());
-      return held.back();
-    };
-    struct release {  // what the worker holds for this slice, disposed however it ends
-      worker_link& w;
-      const std::string& ex;
-      std::vector<std::string>& held;
-      ~release() {
-        if (held.empty()) return;
-        v0::DisposeRequest rq;
-        for (const std::string& id : held) rq.add_value_ref()->set_id(id);
-        rq.mutable_executor()->set_id(ex);
-        try {
-          (void)w.send(&v0::ExecutorGroup::Stub::Dispose, rq, "Dispose");
-        } catch (...) {  // the worker may be gone; its values go with it
-        }
-      }
-    } guard{w, ex, held};
+  struct slice_result {
+    std::vector<dynamic_value> members;  // or, with aggregate_on_workers:
+    held_slice held;
+  };
 
-    v0::Value iv, fv;
-    *iv.mutable_computation() = computation_message(intrinsic);
-    *fv.mutable_computation() = computation_message(function);
-    const std::string intrinsic_ref = create(std::move(iv), "CreateValue (the intrinsic)");
-    const std::string function_ref = create(std::move(fv), "CreateValue (the function)");
-    std::string arg_ref = function_ref;
-    if (map) {
-      const std::string value_ref = slice_ref(w, ex, v->federated(), begin, end, held);
-      v0::CreateStructRequest rq;
-      rq.add_element()->mutable_value_ref()->set_id(function_ref);
-      rq.add_element()->mutable_value_ref()->set_id(value_ref);
-      rq.mutable_executor()->set_id(ex);
-      held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateStruct, rq, "CreateStruct").value_ref().id());
-      arg_ref = held.back();
-    }
-    v0::CreateCallRequest call;
-    call.mutable_function_ref()->set_id(intrinsic_ref);
-    call.mutable_argument_ref()->set_id(arg_ref);
-    call.mutable_executor()->set_id(ex);
-    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateCall, call, "CreateCall").value_ref().id());
-    v0::ComputeRequest get;
-    get.mutable_value_ref()->set_id(held.back());
-    get.mutable_executor()->set_id(ex);
-    const v0::ComputeResponse r = w.send(&v0::ExecutorGroup::Stub::Compute, get, "Compute");
-    dynamic_value out;
-    try {
-      out = ctff::from_message(r.value());
-    } catch (const remote_error& e) {
-      throw run_fault("worker " + w.address() + ": its answer: " + e.what());
-    }
+  // The intrinsic called with the function (and, for a map, the clients' values `value`) on
+  // the worker: the result's id there.
+  static std::string call_on(slice_requests& rq, const std::string& intrinsic, const std::string& function,
+                             const std::string* value) {
+    const std::string i = rq.computation(computation_message(intrinsic), "CreateValue (the intrinsic)");
+    const std::string f = rq.computation(computation_message(function), "CreateValue (the function)");
+    return rq.call(i, value ? rq.structure({f, *value}, "CreateStruct") : f, "CreateCall");
+  }
+
+  slice_result run_slice(const std::shared_ptr<worker_link>& w, bool map, const std::string& intrinsic,
+                         const std::string& function, const dynamic_value* v, std::size_t begin, std::size_t end) const {
+    const std::size_t count = end - begin;
+    slice_requests rq(*w, w->executor(count));
+    const std::string value = map ? clients_ref(rq, v->federated(), begin, end) : std::string();
+    const std::string r = call_on(rq, intrinsic, function, map ? &value : nullptr);
+    if (aggregate_) return {{}, held_slice{w, rq.executor(), rq.keep(r), begin, end}};
+    const dynamic_value out = rq.compute(r, "Compute");
     if (!out.is(value_kind::federated) || out.federated().where != placement_kind::clients ||
-        (!out.federated().all_equal && out.federated().members.size() != count))
-      throw run_fault("worker " + w.address() + ": answered something other than " + std::to_string(count) +
+        (!out.federated().all_equal && out.federated().members.size() != count) || out.federated().members.empty())
+      throw run_fault("worker " + w->address() + ": answered something other than " + std::to_string(count) +
                       " clients' values");
     const federated_data& o = out.federated();
-    if (!o.all_equal) return o.members;
-    return std::vector<dynamic_value>(count, o.members.front());
+    if (!o.all_equal) return {o.members, {}};
+    return {std::vector<dynamic_value>(count, o.members.front()), {}};
   }
 
-  // The clients' values [begin, end) of d, held by the worker: their id there. Values all clients
-  // share go once (an all_equal value); a struct per client goes element by element, zipped on
-  // the worker (federated_zip_at_clients), so that an element all share (a broadcast model)
-  // goes once and one the worker holds already (the same nodes as before: a training set) does
-  // not go again.
-  static std::string slice_ref(worker_link& w, const std::string& ex, const federated_data& d, std::size_t begin,
-                               std::size_t end, std::vector<std::string>& held) {
-    auto member = [&](std::size_t i) -> const dynamic_value& { return d.all_equal ? d.members.front() : d.members[i]; };
-    auto send_values = [&](const char* what, bool all_equal, std::vector<dynamic_value> values) {
-      v0::CreateValueRequest rq;
-      *rq.mutable_value() = ctff::to_message(make_federated(placement_kind::clients, all_equal, std::move(values)));
-      rq.mutable_executor()->set_id(ex);
-      return w.send(&v0::ExecutorGroup::Stub::CreateValue, rq, what).value_ref().id();
-    };
-    // A column of per-client values: once if shared (second: true), else from the worker's
-    // cache or sent.
-    auto column = [&](auto entry) -> std::pair<std::string, bool> {
-      const dynamic_value& first = entry(begin);
-      bool shared = true;
-      for (std::size_t i = begin + 1; shared && i != end; ++i) shared = entry(i).shares(first);
-      if (shared) {
-        held.push_back(send_values("CreateValue (a value all clients share)", true, {first}));
-        return {held.back(), true};
-      }
-      worker_link::cache_key key{ex, {}};
-      key.nodes.reserve(end - begin);
-      for (std::size_t i = begin; i != end; ++i) key.nodes.push_back(entry(i).identity());
-      if (std::optional<std::string> ref = w.cached(key)) return {*ref, false};
-      std::vector<dynamic_value> values;
-      values.reserve(end - begin);
-      for (std::size_t i = begin; i != end; ++i) values.push_back(entry(i));
-      std::string ref = send_values("CreateValue (the clients' values)", false, values);
-      w.remember(std::move(key), ref, std::move(values));
-      return {ref, false};
-    };
-    // Structs of one shape (names included) go element by element; anything else whole.
-    const dynamic_value& m0 = member(begin);
-    bool by_element = m0.is(value_kind::struct_) && !m0.structure().elements.empty();
-    for (std::size_t i = begin + 1; by_element && i != end; ++i) {
-      const dynamic_value& m = member(i);
-      by_element = m.is(value_kind::struct_) && m.structure().elements.size() == m0.structure().elements.size() &&
-                   m.structure().names == m0.structure().names;
-    }
-    // The zip's type, (<{T0}@CLIENTS, ...> -> {<T0, ...>}@CLIENTS) with the names: what a TFF
-    // worker checks. (A member whose type cannot be told, an empty sequence: whole instead.)
-    federated_language::Type zip_type;
-    auto* param = zip_type.mutable_function()->mutable_parameter()->mutable_struct_();
-    auto* result = zip_type.mutable_function()->mutable_result()->mutable_federated();
-    result->mutable_placement()->mutable_value()->set_uri("clients");
-    auto* result_member = result->mutable_member()->mutable_struct_();
-    for (std::size_t k = 0; by_element && k != m0.structure().elements.size(); ++k) {
-      federated_language::Type t;
-      by_element = type_of_value(m0.structure().elements[k], t);
-      auto* p = param->add_element();
-      p->set_name(std::string(m0.structure().name(k)));
-      auto* pf = p->mutable_value()->mutable_federated();
-      pf->mutable_placement()->mutable_value()->set_uri("clients");
-      *pf->mutable_member() = t;
-      auto* r = result_member->add_element();
-      r->set_name(std::string(m0.structure().name(k)));
-      *r->mutable_value() = std::move(t);
-    }
-    if (!by_element) return column([&](std::size_t i) -> const dynamic_value& { return member(i); }).first;
-    v0::CreateStructRequest parts;
-    for (std::size_t k = 0; k != m0.structure().elements.size(); ++k) {
-      const auto [ref, shared] =
-          column([&](std::size_t i) -> const dynamic_value& { return member(i).structure().elements[k]; });
-      auto* e = parts.add_element();
-      e->set_name(std::string(m0.structure().name(k)));
-      e->mutable_value_ref()->set_id(ref);
-      param->mutable_element(static_cast<int>(k))->mutable_value()->mutable_federated()->set_all_equal(shared);
-    }
-    parts.mutable_executor()->set_id(ex);
-    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateStruct, parts, "CreateStruct (the clients' values)").value_ref().id());
-    const std::string parts_ref = held.back();
-    v0::CreateValueRequest zip;
-    auto* zc = zip.mutable_value()->mutable_computation();
-    *zc->mutable_type() = std::move(zip_type);
-    zc->mutable_intrinsic()->set_uri("federated_zip_at_clients");
-    zip.mutable_executor()->set_id(ex);
-    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateValue, zip, "CreateValue (federated_zip_at_clients)").value_ref().id());
-    v0::CreateCallRequest call;
-    call.mutable_function_ref()->set_id(held.back());
-    call.mutable_argument_ref()->set_id(parts_ref);
-    call.mutable_executor()->set_id(ex);
-    held.push_back(w.send(&v0::ExecutorGroup::Stub::CreateCall, call, "CreateCall (federated_zip_at_clients)").value_ref().id());
-    return held.back();
-  }
-
-  std::vector<std::unique_ptr<worker_link>> links_;
+  std::vector<std::shared_ptr<worker_link>> links_;
+  bool aggregate_;
 };
 
 }  // namespace detail
@@ -311,7 +219,7 @@ static_assert(std::has_virtual_destructor_v<executor>,
 class remote_executor : public executor {
  public:
   explicit remote_executor(remote_options remote, run_options options = {}) : executor(options) {
-    std::vector<std::unique_ptr<detail::worker_link>> links;
+    std::vector<std::shared_ptr<detail::worker_link>> links;
     const int max = static_cast<int>(std::min<std::size_t>(remote.max_message_bytes, 0x7fffffff));
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(max);
@@ -333,7 +241,7 @@ class remote_executor : public executor {
     const auto by = std::chrono::system_clock::now() + remote.connect;
     for (std::size_t k = 0; k != channels.size(); ++k) {
       if (channels[k]->WaitForConnected(by)) {
-        links.push_back(std::make_unique<detail::worker_link>(remote.workers[k], channels[k], remote.deadline));
+        links.push_back(std::make_shared<detail::worker_link>(remote.workers[k], channels[k], remote.deadline));
         live_.push_back(remote.workers[k]);
       } else {
         left_out_.push_back(remote.workers[k]);
@@ -348,7 +256,7 @@ class remote_executor : public executor {
       throw remote_error("remote_executor: no worker could be reached within " +
                          std::to_string(remote.connect.count()) + " ms" + (all.empty() ? " (none given)" : ": " + all));
     }
-    backend_ = std::make_shared<detail::remote_backend>(std::move(links));
+    backend_ = std::make_shared<detail::remote_backend>(std::move(links), remote.aggregate_on_workers);
     set_client_backend(backend_);
   }
 

@@ -191,10 +191,16 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
     });
   }
 
-  // How many executors the worker holds (for tests and monitoring).
+  // How many executors the worker holds, and values over all of them (for tests and monitoring).
   std::size_t executors() const {
     std::lock_guard lock(m_);
     return by_key_.size();
+  }
+  std::size_t values() const {
+    std::lock_guard lock(m_);
+    std::size_t n = 0;
+    for (const auto& [key, e] : by_key_) n += e.e->held_count();
+    return n;
   }
 
  private:

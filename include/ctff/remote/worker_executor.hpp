@@ -130,6 +130,11 @@ class worker_executor {
       refuse(grpc::StatusCode::INVALID_ARGUMENT, std::string(role) + ": executor " + id_ + " holds no value " + ref);
     return it->second.v;
   }
+  // How many values it holds.
+  std::size_t held_count() const {
+    std::lock_guard lock(m_);
+    return values_.size();
+  }
   void dispose(const std::string& ref) {
     const std::uint64_t id = parse(ref, "value_ref");
     std::lock_guard lock(m_);

@@ -91,15 +91,7 @@ class worker_link {
         cache_.erase(old);
       }
     }
-    for (const auto& [ex, ref] : drop) {
-      v0::DisposeRequest rq;
-      rq.add_value_ref()->set_id(ref);
-      rq.mutable_executor()->set_id(ex);
-      try {
-        (void)send(&v0::ExecutorGroup::Stub::Dispose, rq, "Dispose");
-      } catch (...) {  // the worker may be gone; its values go with it
-      }
-    }
+    for (const auto& [ex, ref] : drop) dispose(ex, {ref});
   }
 
   // Sends `rq` by `method`; a failure is a run_fault naming this worker and what it was doing.
@@ -118,6 +110,23 @@ class worker_link {
       throw run_fault(std::move(m));
     }
     return rs;
+  }
+
+  // Disposes of the values `refs` of executor `ex`, best effort (the worker may be gone: its
+  // values went with it) and within 2 s whatever the deadline (run from destructors).
+  void dispose(const std::string& ex, const std::vector<std::string>& refs) noexcept {
+    if (refs.empty()) return;
+    try {
+      v0::DisposeRequest rq;
+      for (const std::string& id : refs) rq.add_value_ref()->set_id(id);
+      rq.mutable_executor()->set_id(ex);
+      v0::DisposeResponse rs;
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + std::min<std::chrono::milliseconds>(deadline_, std::chrono::seconds(2)));
+      sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
+      (void)stub_->Dispose(&ctx, rq, &rs);
+    } catch (...) {
+    }
   }
 
   // Forgets the executor `id` and what this link had cached on it.

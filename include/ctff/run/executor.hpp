@@ -375,7 +375,10 @@ class executor {
       ~restore() { b = was; }
     } restore_budget{budget, was};
     try {
-      return f(c);
+      dynamic_value r = f(c);
+      // A result leaves the run with its members here (a backend may hold them elsewhere).
+      if (backend_ && detail::holds_elsewhere(r)) r = detail::fetched(r);
+      return r;
     } catch (const detail::run_fault& fault) {
       detail::throw_at(fault, "");
     } catch (const std::bad_alloc&) {

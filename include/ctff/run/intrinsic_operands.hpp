@@ -74,12 +74,21 @@ inline const tensor_data& tensor_of(const dynamic_value& v, const char* what) {
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run_context& c) {
   if (!fn.is(value_kind::function)) throw run_fault("calling a value that is not a function");
   const function_impl& f = *fn.function().impl;
-  if (client_backend* b = c.backend())
-    if (const std::string_view u = f.intrinsic_uri(); u == "federated_map" || u == "federated_eval_at_clients") {
-      dynamic_value listed;  // (a backend reads members: a column becomes them)
-      if (arg && holds_column(*arg)) arg = &(listed = with_members(*arg));
-      if (std::optional<dynamic_value> r = b->try_call(u, fn, arg, c.clients())) return std::move(*r);
+  if (client_backend* b = c.backend()) {  // (none: nothing more to do, nothing is elsewhere)
+    if (const std::string_view u = f.intrinsic_uri(); !u.empty()) {
+      // A backend reads members: a column becomes them where it may read it.
+      dynamic_value listed;
+      if (arg && holds_column(*arg) &&
+          (u == "federated_map" || u == "federated_eval_at_clients" || holds_elsewhere(*arg)))
+        arg = &(listed = with_members(*arg));
+      if (std::optional<dynamic_value> r = b->try_call_in(u, fn, arg, c.clients(), c)) return std::move(*r);
     }
+    // What the backend left here reads the members: those held elsewhere are fetched first.
+    if (arg && holds_elsewhere(*arg)) {
+      const dynamic_value here = fetched(*arg);
+      return f.call(&here, c);
+    }
+  }
   return f.call(arg, c);
 }
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value& arg, run_context& c) { return call(fn, &arg, c); }

@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "ctff/run/clients_elsewhere.hpp"
 #include "ctff/types/dtype.hpp"
 #include "ctff/types/type.hpp"
 
@@ -134,14 +135,17 @@ inline std::string step_text(std::string_view name, std::size_t k) {
 }  // namespace detail
 
 // A federated value: SERVER and all_equal CLIENTS values have one member; others, one per client.
-// Inside a run, the executor may hold the members of a CLIENTS value that is not all_equal as one
-// `column` instead: a tensor whose first dimension is the clients, row i client i's member
-// (`members` is then empty). Values a run returns, and what bindings are given, have members.
+// A CLIENTS value that is not all_equal may hold its members another way, `members` then empty:
+//   - `column`: inside a run, one tensor whose first dimension is the clients, row i client i's
+//     member (run/client_column.hpp);
+//   - `elsewhere`: held on workers (run/clients_elsewhere.hpp).
+// Values a run returns, and what bindings are given, have members.
 struct federated_data {
   placement_kind where = placement_kind::server;
   bool all_equal = true;
   std::vector<dynamic_value> members;
   std::shared_ptr<const tensor_data> column{};
+  std::shared_ptr<const clients_elsewhere> elsewhere{};
 };
 
 struct sequence_data {
@@ -259,7 +263,15 @@ inline dynamic_value column_row(const tensor_data& c, std::size_t i) {
       },
       c.elements);
 }
-// Client i's member of a non-all_equal CLIENTS value, whichever way it is held.
+// The members of f, however held (fetched from where they are, rows of its column).
+inline std::vector<dynamic_value> listed_members(const federated_data& f) {
+  if (f.elsewhere) return f.elsewhere->fetch();
+  if (!f.column) return f.members;
+  std::vector<dynamic_value> m;
+  for (std::size_t i = 0, n = column_rows(*f.column); i != n; ++i) m.push_back(column_row(*f.column, i));
+  return m;
+}
+// Client i's member of a non-all_equal CLIENTS value held here, whichever way.
 inline dynamic_value client_member(const federated_data& f, std::size_t i) {
   if (f.column) return column_row(*f.column, i);
   return f.all_equal ? f.members.front() : f.members[i];
@@ -286,21 +298,35 @@ inline bool values_equal(const dynamic_value& a, const dynamic_value& b) {
     case value_kind::federated: {
       const auto& x = a.federated();
       const auto& y = b.federated();
-      if (x.column || y.column) {  // rows compared as the members they stand for
-        const std::size_t n = x.column ? column_rows(*x.column) : x.members.size();
-        if (x.where != y.where || x.all_equal != y.all_equal || n != (y.column ? column_rows(*y.column) : y.members.size()))
-          return false;
-        for (std::size_t i = 0; i != n; ++i)
-          if (!(client_member(x, i) == client_member(y, i))) return false;
-        return true;
-      }
-      return x.where == y.where && x.all_equal == y.all_equal && x.members == y.members;
+      if (x.where != y.where || x.all_equal != y.all_equal) return false;
+      if (!x.column && !y.column && !x.elsewhere && !y.elsewhere) return x.members == y.members;
+      return listed_members(x) == listed_members(y);  // (as the members they stand for)
     }
     case value_kind::sequence: return a.sequence().elements == b.sequence().elements;
     case value_kind::function: return a.function().impl == b.function().impl;
     case value_kind::placement: return a.placement().where == b.placement().where;
   }
   return false;
+}
+
+// Whether v is, or a struct in v holds, a CLIENTS value whose members are elsewhere.
+inline bool holds_elsewhere(const dynamic_value& v) {
+  if (v.is(value_kind::federated)) return v.federated().elsewhere != nullptr;
+  if (!v.is(value_kind::struct_)) return false;
+  for (const dynamic_value& e : v.structure().elements)
+    if (holds_elsewhere(e)) return true;
+  return false;
+}
+// v with every such value's members fetched (in client order); the rest shared, not copied.
+inline dynamic_value fetched(const dynamic_value& v) {
+  if (v.is(value_kind::federated)) {
+    const federated_data& f = v.federated();
+    return f.elsewhere ? make_federated(f.where, false, f.elsewhere->fetch()) : v;
+  }
+  if (!v.is(value_kind::struct_) || !holds_elsewhere(v)) return v;
+  std::vector<dynamic_value> e;
+  for (const dynamic_value& x : v.structure().elements) e.push_back(fetched(x));
+  return make_struct_value(std::move(e), v.structure().names);
 }
 
 }  // namespace detail

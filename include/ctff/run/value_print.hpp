@@ -119,6 +119,7 @@ class value_printer {
       out += "None";
       return;
     }
+    if (v.is(value_kind::federated) && v.federated().elsewhere) return print(detail::fetched(v), t);  // held elsewhere
     const type_node* n = types_ ? &types_->node(t) : nullptr;
     if (n && !fits(v, *n)) throw execution_error("", "the value does not match its type " + type_text(t));
     switch (v.kind()) {
