@@ -384,7 +384,7 @@ struct held_here final : clients_elsewhere {
 TEST_CASE("a CLIENTS value held elsewhere compares, prints and converts by its fetched members", "[remote][aggregate]") {
   auto h = std::make_shared<held_here>();
   h->m = {make_scalar<dtype::int32>(1), make_scalar<dtype::int32>(2)};
-  const dynamic_value held(federated_data{placement_kind::clients, false, {}, h});
+  const dynamic_value held(federated_data{.where = placement_kind::clients, .all_equal = false, .members = {}, .elsewhere = h});
   const dynamic_value here = make_federated(placement_kind::clients, false, h->m);
   CHECK(held == here);
   CHECK(here == held);

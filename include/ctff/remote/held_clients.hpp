@@ -127,7 +127,8 @@ class held_clients final : public clients_elsewhere {
 };
 
 inline dynamic_value held_value(std::vector<held_slice> slices, std::size_t n) {
-  federated_data f{placement_kind::clients, false, {}, std::make_shared<const held_clients>(std::move(slices), n)};
+  federated_data f{.where = placement_kind::clients, .all_equal = false, .members = {},
+                   .elsewhere = std::make_shared<const held_clients>(std::move(slices), n)};
   return dynamic_value(std::move(f));
 }
 
