@@ -74,10 +74,10 @@ inline const tensor_data& tensor_of(const dynamic_value& v, const char* what) {
 inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run_context& c) {
   if (!fn.is(value_kind::function)) throw run_fault("calling a value that is not a function");
   const function_impl& f = *fn.function().impl;
+  dynamic_value listed;  // (what arg points to once a column became members: lives to the end)
   if (client_backend* b = c.backend()) {  // (none: nothing more to do, nothing is elsewhere)
     if (const std::string_view u = f.intrinsic_uri(); !u.empty()) {
       // A backend reads members: a column becomes them where it may read it.
-      dynamic_value listed;
       if (arg && holds_column(*arg) &&
           (u == "federated_map" || u == "federated_eval_at_clients" || holds_elsewhere(*arg)))
         arg = &(listed = with_members(*arg));
