@@ -20,6 +20,7 @@
 #include "ctff/run/array_read.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
+#include "ctff/run/result_form.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/print.hpp"
@@ -35,10 +36,7 @@ class array_writer {
 
   void write(const dynamic_value& v, std::uint32_t t, const std::string& path) {
     const type_node& n = types_.node(t);
-    if (n.kind == type_kind::function || (v && v.is(value_kind::function)))
-      throw execution_error("", "a function value has no array form");
-    if (n.kind == type_kind::placement || (v && v.is(value_kind::placement)))
-      throw execution_error("", "a placement value has no array form");
+    check_has_form(v, n, "array");
     switch (n.kind) {
       case type_kind::tensor: {
         const tensor_data& x = expect(v, value_kind::tensor, t).tensor();
@@ -64,8 +62,7 @@ class array_writer {
 
  private:
   const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
-    if (!v.is(k)) throw execution_error("", "the result does not match its type " + message_type_text(types_, t));
-    return v;
+    return expect_kind(v, k, types_, t);
   }
   void check_size(const struct_data& s, std::uint32_t t) const {
     if (s.elements.size() != types_.node(t).kid_count)

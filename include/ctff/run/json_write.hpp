@@ -33,6 +33,7 @@
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/json_messages.hpp"
+#include "ctff/run/result_form.hpp"
 #include "ctff/run/small_float.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
@@ -107,10 +108,7 @@ class json_writer {
 
   void write(const dynamic_value& v, std::uint32_t t) {
     const type_node& n = types_.node(t);
-    if (n.kind == type_kind::function || (v && v.is(value_kind::function)))
-      throw execution_error("", "a function value has no JSON form");
-    if (n.kind == type_kind::placement || (v && v.is(value_kind::placement)))
-      throw execution_error("", "a placement value has no JSON form");
+    check_has_form(v, n, "JSON");
     switch (n.kind) {
       case type_kind::tensor: return tensor(expect(v, value_kind::tensor, t).tensor());
       case type_kind::struct_: return structure(expect(v, value_kind::struct_, t).structure(), t);
@@ -133,8 +131,7 @@ class json_writer {
 
  private:
   const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
-    if (!v.is(k)) throw execution_error("", "the result does not match its type " + message_type_text(types_, t));
-    return v;
+    return expect_kind(v, k, types_, t);
   }
 
   void structure(const struct_data& s, std::uint32_t t) {
