@@ -120,31 +120,50 @@ ctff::npz_arrays one(const std::string& name, std::string npy) {
 
 }  // namespace
 
+template <class S>
+concept reads_npy = requires(S&& s) { ctff::read_npy(std::forward<S>(s)); };
+template <class S>
+concept reads_npz = requires(S&& s) { ctff::read_npz(std::forward<S>(s), 1); };
+
+TEST_CASE("npy: an array views its file, so a temporary file does not compile", "[numpy]") {
+  STATIC_REQUIRE(reads_npy<const std::string&>);
+  STATIC_REQUIRE(reads_npy<std::string_view>);
+  STATIC_REQUIRE(!reads_npy<std::string>);
+  STATIC_REQUIRE(reads_npz<const std::string&>);
+  STATIC_REQUIRE(!reads_npz<std::string>);
+}
+
 TEST_CASE("npy: headers of every version, byte order, Fortran order, 0-d", "[numpy]") {
   const std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }\n";
   for (char major : {'\1', '\2', '\3'}) {
-    const ctff::npy_array a = ctff::read_npy(npy_file(dict, bytes_of<std::int32_t>({1, 2, 3}), major));
+    const std::string file = npy_file(dict, bytes_of<std::int32_t>({1, 2, 3}), major);
+    const ctff::npy_array a = ctff::read_npy(file);
     CHECK(a.kind == 'i');
     CHECK(a.itemsize == 4);
     CHECK(a.shape == std::vector<std::int64_t>{3});
     CHECK(a.data == bytes_of<std::int32_t>({1, 2, 3}));
   }
   // Big-endian: swapped to the host's order; complex: each part swapped.
-  const ctff::npy_array be = ctff::read_npy(
-      npy_file("{\"descr\": \">i2\", \"shape\": (2,), \"fortran_order\": False}", std::string("\x01\x02\x00\x03", 4)));
+  const std::string be_file =
+      npy_file("{\"descr\": \">i2\", \"shape\": (2,), \"fortran_order\": False}", std::string("\x01\x02\x00\x03", 4));
+  const ctff::npy_array be = ctff::read_npy(be_file);
   CHECK(be.data == bytes_of<std::int16_t>({0x0102, 0x0003}));
   // Fortran order: transposed to C order; a trailing comma, Python 2's `L`.
-  const ctff::npy_array f = ctff::read_npy(
-      npy_file("{'descr': '<i4', 'fortran_order': True, 'shape': (2L, 3L,), }", bytes_of<std::int32_t>({1, 4, 2, 5, 3, 6})));
+  const std::string f_file =
+      npy_file("{'descr': '<i4', 'fortran_order': True, 'shape': (2L, 3L,), }", bytes_of<std::int32_t>({1, 4, 2, 5, 3, 6}));
+  const ctff::npy_array f = ctff::read_npy(f_file);
   CHECK(f.data == bytes_of<std::int32_t>({1, 2, 3, 4, 5, 6}));
-  const ctff::npy_array f3 = ctff::read_npy(npy_file("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 2, 2)}",
-                                                     std::string("\0\4\2\6\1\5\3\7", 8)));
+  const std::string f3_file =
+      npy_file("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 2, 2)}", std::string("\0\4\2\6\1\5\3\7", 8));
+  const ctff::npy_array f3 = ctff::read_npy(f3_file);
   CHECK(f3.data == std::string("\0\1\2\3\4\5\6\7", 8));
   // 0-d and empty.
-  const ctff::npy_array s = ctff::read_npy(npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': ()}", bytes_of<double>({2.5})));
+  const std::string s_file = npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': ()}", bytes_of<double>({2.5}));
+  const ctff::npy_array s = ctff::read_npy(s_file);
   CHECK(s.shape.empty());
   CHECK(s.count == 1);
-  const ctff::npy_array e = ctff::read_npy(npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 0)}", ""));
+  const std::string e_file = npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 0)}", "");
+  const ctff::npy_array e = ctff::read_npy(e_file);
   CHECK(e.count == 0);
   // What ctff writes, numpy's layout: the elements at a multiple of 64.
   ctff::npy_array w;
@@ -224,7 +243,8 @@ TEST_CASE("npz: files written by numpy read to their values", "[numpy]") {
     CHECK(json_of<identity_t>(ctff::read_npz(again, 1 << 20)) == want);
   }
   for (const char* name : {"sum_v1.npy", "sum_v2.npy", "sum_v3.npy"}) {
-    const ctff::npy_array a = ctff::read_npy(file_bytes(name));
+    const std::string file = file_bytes(name);
+    const ctff::npy_array a = ctff::read_npy(file);
     CHECK(a.data == bytes_of<std::int32_t>({1, 2, 3}));
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -201,8 +202,8 @@ inline std::uint32_t npy_le(const unsigned char* p, int n) {
 }  // namespace detail
 
 // Reads a .npy file. `file` is all of it (its bytes, or `buffer` when given: the array then owns
-// them, and `file` is ignored); `member` names it in errors (an .npz member; empty: a file).
-// Throws array_file_error.
+// them, and `file` is ignored); `member` names it in errors (an .npz member; empty: a file). The
+// array views `file`, which must outlive it. Throws array_file_error.
 inline npy_array read_npy(std::string_view file, const std::string& member = {}, std::vector<char>&& buffer = {}) {
   npy_array a;
   if (!buffer.empty()) {
@@ -269,6 +270,11 @@ inline npy_array read_npy(std::string_view file, const std::string& member = {},
   }
   return a;
 }
+
+// A temporary string would leave the array viewing freed bytes.
+template <class S>
+  requires std::same_as<S, std::string>
+npy_array read_npy(S&& file, const std::string& member = {}, std::vector<char>&& buffer = {}) = delete;
 
 // numpy's descr of an element type in the host's byte order ('<f4', '|b1', '<U7', '|V2').
 inline std::string npy_descr(char kind, std::size_t itemsize) {

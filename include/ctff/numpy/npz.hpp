@@ -2,6 +2,7 @@
 // by their keys plus `.npy` (numpy/zip_archive.hpp, numpy/npy.hpp).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,11 @@ inline npz_arrays read_npz(std::string_view archive, std::uint64_t max_bytes) {
   }
   return out;
 }
+
+// A temporary string would leave stored members viewing freed bytes.
+template <class S>
+  requires std::same_as<S, std::string>
+npz_arrays read_npz(S&& archive, std::uint64_t max_bytes) = delete;
 
 // The .npz archive of arrays by key, stored as np.savez writes them (in the order given).
 inline std::string write_npz(const std::vector<std::pair<std::string, npy_array>>& arrays) {
