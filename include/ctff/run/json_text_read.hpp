@@ -149,8 +149,15 @@ class json_text_reader {
     }
     const number n = number_token();
     double x = 0;
+#if defined(_LIBCPP_VERSION)
+    // libc++'s headers declare floating-point from_chars, but a libc++.so older than 20 (Debian
+    // 12's libc++1 beside libc++-22-dev) does not define it: the tree reader (strtod) reads it.
+    (void)n;
+    throw give_way{};
+#else
     const auto r = std::from_chars(n.text.data(), n.text.data() + n.text.size(), x);
     if (r.ec != std::errc{} || r.ptr != n.text.data() + n.text.size()) throw give_way{};  // out of range
+#endif
     if (n.integer && x == 0) x = 0;  // `-0`
     return x;
   }
