@@ -29,24 +29,25 @@ namespace ctff::detail {
 
 template <class U, class T>
 U from_value(const dynamic_value& v, const std::string& path);
+template <class U, class T>
+void from_value_into(const dynamic_value& v, U& out, const std::string& path);
 
 template <class U>
 concept growable = requires(U u, typename U::value_type e) { u.push_back(std::move(e)); };
 
-// The elements [offset, offset + count of T) of a tensor as U.
+// out = the elements [offset, offset + count of T) of a tensor; `out` is default-constructed.
 template <class U, class T>
-U from_tensor(const tensor_data& t, std::size_t& offset, std::size_t depth, const std::string& path) {
+void tensor_into(const tensor_data& t, std::size_t& offset, std::size_t depth, const std::string& path, U& out) {
   using P = tensor_parts<T>;
   if constexpr (P::rank == 0) {
     const auto& s = t.get<P::dt>();
     if (offset >= s.size()) result_mismatch(path, "too few elements");
-    if constexpr (P::dt == dtype::str) return U(s[offset++]);
-    else return static_cast<U>(s[offset++]);
+    if constexpr (P::dt == dtype::str) out = U(s[offset++]);
+    else out = static_cast<U>(s[offset++]);
   } else {
     if (depth >= t.shape.size()) result_mismatch(path, "rank lower than the type's");
     const auto dim = static_cast<std::size_t>(t.shape[depth]);
-    U out{};
-    if constexpr (block_copy_v<T, U>) {
+    if constexpr (block_copy_v<T, U>) {  // copied once, where it goes
       std::vector<std::int64_t> dims;
       using S = typename stored_t<P::dt>::value_type;
       array_dims<U, S>(dims);
@@ -57,39 +58,65 @@ U from_tensor(const tensor_data& t, std::size_t& offset, std::size_t depth, cons
       if (offset + sizeof(U) / sizeof(S) > s.size()) result_mismatch(path, "too few elements");
       std::memcpy(out.data(), s.data() + offset, sizeof(U));
       offset += sizeof(U) / sizeof(S);
-      return out;
-    }
-    if constexpr (is_array_v<U>) {
+    } else if constexpr (is_array_v<U>) {
       if (dim != std::tuple_size_v<U>)
         result_mismatch(path, "dimension " + std::to_string(dim) + ", the array holds " +
                                   std::to_string(std::tuple_size_v<U>));
       for (std::size_t k = 0; k != dim; ++k)
-        out[k] = from_tensor<typename U::value_type, typename tensor_tail<T>::type>(t, offset, depth + 1, path);
+        tensor_into<typename U::value_type, typename tensor_tail<T>::type>(t, offset, depth + 1, path, out[k]);
     } else {
       static_assert(growable<U>, "ctff: run: a result tensor converts to std::array or a container with push_back");
-      for (std::size_t k = 0; k != dim; ++k)
-        out.push_back(from_tensor<typename U::value_type, typename tensor_tail<T>::type>(t, offset, depth + 1, path));
+      for (std::size_t k = 0; k != dim; ++k) {
+        typename U::value_type e{};
+        tensor_into<typename U::value_type, typename tensor_tail<T>::type>(t, offset, depth + 1, path, e);
+        out.push_back(std::move(e));
+      }
     }
-    return out;
   }
 }
 
+// The elements of v, a struct of T's size.
+template <class T>
+const std::vector<dynamic_value>& struct_elements(const dynamic_value& v, const std::string& path) {
+  if (!v.is(value_kind::struct_) || v.structure().elements.size() != struct_parts<T>::size)
+    result_mismatch(path, "not a struct of " + std::to_string(struct_parts<T>::size) + " elements");
+  return v.structure().elements;
+}
+// The path of element i of a struct T, as to_value names it.
+template <class T>
+std::string element_path(const std::string& path, std::size_t i) {
+  const auto name = struct_parts<T>::names[i];
+  return name.empty() ? path + "[" + std::to_string(i) + "]" : path + "." + std::string(name);
+}
+
+// The elements of a struct value, each checked against T's and converted where it goes.
 template <class U, class T, std::size_t... I>
-U struct_from_value(const dynamic_value& v, const std::string& path, std::index_sequence<I...>) {
+void struct_into(const dynamic_value& v, U& out, const std::string& path, std::index_sequence<I...>) {
   using S = struct_parts<T>;
-  if (!v.is(value_kind::struct_) || v.structure().elements.size() != S::size)
-    result_mismatch(path, "not a struct of " + std::to_string(S::size) + " elements");
-  const auto& e = v.structure().elements;
-  auto at = [&](std::size_t i) {  // as to_value names them
-    return S::names[i].empty() ? path + "[" + std::to_string(i) + "]"
-                               : path + "." + std::string(S::names[i]);
-  };
-  if constexpr (tuple_like<U>) {
-    return U(from_value<std::tuple_element_t<I, U>, typename S::template type<I>>(e[I], at(I))...);
+  const auto& e = struct_elements<T>(v, path);
+  if constexpr (tuple_like<U>)
+    (from_value_into<std::tuple_element_t<I, U>, typename S::template type<I>>(e[I], std::get<I>(out),
+                                                                              element_path<T>(path, I)),
+     ...);
+  else
+    (from_value_into<pfr_elem_t<U, I>, typename S::template type<I>>(e[I], member_ref<I>(out), element_path<T>(path, I)),
+     ...);
+}
+
+template <class U, class T>
+void from_value_into(const dynamic_value& v, U& out, const std::string& path) {
+  if constexpr (std::is_same_v<U, dynamic_value>) {
+    out = v;
+  } else if constexpr (is_tensor_v<T>) {
+    if (!v.is(value_kind::tensor) || v.tensor().dt != tensor_parts<T>::dt)
+      result_mismatch(path, std::string("not a ") + std::string(dtype_name(tensor_parts<T>::dt)) + " tensor");
+    if (v.tensor().shape.size() != tensor_parts<T>::rank) result_mismatch(path, "another rank");
+    std::size_t offset = 0;
+    tensor_into<U, T>(v.tensor(), offset, 0, path, out);
+  } else if constexpr (is_struct_v<T> && std::is_default_constructible_v<U>) {
+    struct_into<U, T>(v, out, path, std::make_index_sequence<struct_parts<T>::size>{});
   } else {
-    U out{};
-    ((member_ref<I>(out) = from_value<pfr_elem_t<U, I>, typename S::template type<I>>(e[I], at(I))), ...);
-    return out;
+    out = from_value<U, T>(v, path);
   }
 }
 
@@ -112,16 +139,7 @@ U from_value(const dynamic_value& v, const std::string& path) {
       if (f.members.size() != 1) result_mismatch(path, "not one member");
       return from_value<U, typename F::member>(f.members.front(), path);
     }
-  } else if constexpr (is_tensor_v<T>) {
-    if (!v.is(value_kind::tensor) || v.tensor().dt != tensor_parts<T>::dt)
-      result_mismatch(path, std::string("not a ") + std::string(dtype_name(tensor_parts<T>::dt)) + " tensor");
-    if (v.tensor().shape.size() != tensor_parts<T>::rank) result_mismatch(path, "another rank");
-    std::size_t offset = 0;
-    return from_tensor<U, T>(v.tensor(), offset, 0, path);
-  } else if constexpr (is_struct_v<T>) {
-    return struct_from_value<U, T>(v, path, std::make_index_sequence<struct_parts<T>::size>{});
-  } else {
-    static_assert(is_sequence_v<T>);
+  } else if constexpr (is_sequence_v<T>) {
     static_assert(growable<U>, "ctff: run: a sequence result converts to a container with push_back");
     if (!v.is(value_kind::sequence)) result_mismatch(path, "not a sequence");
     U out{};
@@ -129,6 +147,21 @@ U from_value(const dynamic_value& v, const std::string& path) {
     for (const dynamic_value& e : v.sequence().elements)
       out.push_back(from_value<typename U::value_type, typename sequence_parts<T>::element>(
           e, path + "[" + std::to_string(k++) + "]"));
+    return out;
+  } else if constexpr (is_struct_v<T> && !std::is_default_constructible_v<U>) {
+    // A tuple of elements with no default: made from its converted elements.
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      const auto& e = struct_elements<T>(v, path);
+      return U(from_value<std::tuple_element_t<I, U>, typename struct_parts<T>::template type<I>>(
+          e[I], element_path<T>(path, I))...);
+    }(std::make_index_sequence<struct_parts<T>::size>{});
+  } else if constexpr (std::is_trivially_default_constructible_v<U>) {
+    U out;  // not zeroed first: from_value_into writes every element (a model's arrays)
+    from_value_into<U, T>(v, out, path);
+    return out;
+  } else {
+    U out{};
+    from_value_into<U, T>(v, out, path);
     return out;
   }
 }
