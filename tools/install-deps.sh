@@ -11,6 +11,7 @@ packages=(
   g++-12
   cmake
   make
+  ccache
   libboost1.81-dev
   catch2
   libprotobuf-dev

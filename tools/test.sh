@@ -5,7 +5,7 @@
 #   1. gcc:     g++-12, Release, everything, all ctest tests. The differential test
 #               (tests/differential) compiles 200 programs (depth 2), 100 of depth 3 and the 48 of
 #               the known-divergence bucket with g++-12, clang++-16 and clang++-22, compares all
-#               three and Python's committed outputs; its object cache is build/differential-cache.
+#               three and Python's committed outputs; its object cache is ~/.cache/ctff-differential.
 #   2. clang:   clang++-16, Release: all but the benchmarks (built by 1), the consumer tests
 #               (install and CMake packaging), the differential test and docs.diagnostics (which
 #               runs both g++-12 and clang++-16 itself): run by 1; and, unless --no-asan, but the
@@ -72,7 +72,7 @@ suite() {
   shift 7
   local t0=$SECONDS
   if ! phase "$name configure" cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" \
-      -DCMAKE_BUILD_TYPE="$build_type" "$@"; then
+      -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" "$@"; then
     results+=("$name: configure FAILED")
     failed=1
     return
@@ -104,11 +104,20 @@ suite() {
 
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
+# Compiler caches outside the checkout, so that a rerun on the same machine (or one that keeps
+# $HOME/.cache) compiles only what changed: ccache for the trees, the differential test's own
+# object cache (keyed by program, headers, compiler and flags) for its programs.
+cache_home=${XDG_CACHE_HOME:-$HOME/.cache}
+export CCACHE_DIR=${CCACHE_DIR:-$cache_home/ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 sanitize=(Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCTFF_SANITIZE=ON)
 [[ $asan -eq 1 ]] || sanitize=(Release)
-cache=-DCTFF_DIFFERENTIAL_CACHE="$root/differential-cache"
+cache=-DCTFF_DIFFERENTIAL_CACHE="${CTFF_DIFFERENTIAL_CACHE:-$cache_home/ctff-differential}"
 
 # CI's differential profile: 200 programs plus the Python-checked depth-3 and bucket programs,
 # compared across the three compilers (each required) and with Python.
