@@ -4,6 +4,7 @@
 // arithmetic (float32 rounded at every operation, integers wrapping), never by the executor.
 #include <array>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
 #include <cstdint>
 #include <limits>
@@ -130,6 +131,90 @@ TEST_CASE("columns: tensors per client, summed in client order", "[run][columns]
   auto ex = on(n);
   const auto got = ex.call<std::array<float, 3>>(rows_sum, v);
   CHECK(std::memcmp(got.data(), expect.data(), sizeof got) == 0);
+}
+
+namespace {
+constexpr auto min_of = computation<"min_of", at_clients<tensor<dtype::float32, 2>>>([](auto v) { return federated_min(v); });
+constexpr auto max_of = computation<"max_of", at_clients<i32>>([](auto v) { return federated_max(v); });
+constexpr auto wmean = computation<"wmean", at_clients<tensor<dtype::float32, 2>>, at_clients<float>>(
+    [](auto v, auto w) { return federated_mean(v, w); });
+
+dynamic_value f32x2_members(const std::vector<std::array<float, 2>>& v) {
+  std::vector<dynamic_value> m;
+  for (const auto& x : v) m.push_back(make_tensor<dtype::float32>(std::vector<float>(x.begin(), x.end()), {2}));
+  return make_federated(placement_kind::clients, false, std::move(m));
+}
+dynamic_value f32_members(const std::vector<float>& v) {
+  std::vector<dynamic_value> m;
+  for (float x : v) m.push_back(make_scalar<dtype::float32>(x));
+  return make_federated(placement_kind::clients, false, std::move(m));
+}
+// A run whose value budget holds a column of n clients but not its n members: what runs within
+// it read the column as it is.
+executor tight(std::size_t n) {
+  run_options o;
+  o.clients = n;
+  o.threads = 1;
+  o.limits.max_value_bytes = n * 24;
+  return executor(o);
+}
+}  // namespace
+
+TEST_CASE("columns: federated_min and federated_max read a column in client order", "[run][columns]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::size_t n = 2000;
+  std::vector<std::array<float, 2>> v(n);
+  for (std::size_t i = 0; i != n; ++i) v[i] = {static_cast<float>(i % 37) - 11.5f, static_cast<float>(i * 7 % 101)};
+  v[1500][1] = nan;  // NaN propagates in its element only
+  std::array<float, 2> expect{std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+  for (const auto& x : v)
+    for (std::size_t k = 0; k != 2; ++k)
+      if (!std::isnan(expect[k]) && (std::isnan(x[k]) || x[k] < expect[k])) expect[k] = x[k];
+  REQUIRE(std::isnan(expect[1]));
+  const auto col = tight(n).call<std::array<float, 2>>(min_of, v);
+  CHECK(std::memcmp(col.data(), expect.data(), sizeof col) == 0);
+  const auto mem = on(n).call<std::array<float, 2>>(min_of, f32x2_members(v));
+  CHECK(std::memcmp(mem.data(), expect.data(), sizeof mem) == 0);
+  // The column's n members do not fit the tight budget: min_of read the column as it is.
+  static constexpr auto secure_of = computation<"secure_of", at_clients<i32>>(
+      [](auto x) { return federated_secure_sum_bitwidth(x, 31); });
+  const auto e = error_of<execution_error>([&] { (void)tight(n).call(secure_of, std::vector<i32>(n, 1)); });
+  CHECK(std::string(e.what()).find("max_value_bytes") != std::string::npos);
+
+  const std::vector<i32> w = distinct(n);
+  i32 most = std::numeric_limits<i32>::lowest();
+  for (i32 x : w) most = x > most ? x : most;
+  CHECK(tight(n).call<i32>(max_of, w) == most);
+  CHECK(on(n).call<i32>(max_of, i32_members(w)) == most);
+  CHECK(on(0).call<i32>(max_of, std::vector<i32>{}) == std::numeric_limits<i32>::lowest());
+}
+
+TEST_CASE("columns: federated_weighted_mean reads columns, rounding as per client", "[run][columns]") {
+  const std::size_t n = 999;
+  std::vector<std::array<float, 2>> v(n);
+  std::vector<float> w(n);
+  for (std::size_t i = 0; i != n; ++i) {
+    v[i] = {static_cast<float>(i) * 0.31f - 7.0f, 1.0f / static_cast<float>(i + 1)};
+    w[i] = static_cast<float>(i % 5) * 0.5f + 0.125f;
+  }
+  // Each client's value times its weight, rounded to float32, added in client order.
+  std::array<float, 2> num{};
+  float den = 0.0f;
+  for (std::size_t i = 0; i != n; ++i) {
+    for (std::size_t k = 0; k != 2; ++k) {
+      const float p = v[i][k] * w[i];
+      num[k] = num[k] + p;
+    }
+    den = den + w[i];
+  }
+  const std::array<float, 2> expect{num[0] / den, num[1] / den};
+  const auto col = tight(n).call<std::array<float, 2>>(wmean, v, w);
+  CHECK(std::memcmp(col.data(), expect.data(), sizeof col) == 0);
+  const auto mem = on(n).call<std::array<float, 2>>(wmean, f32x2_members(v), f32_members(w));
+  CHECK(std::memcmp(mem.data(), expect.data(), sizeof mem) == 0);
+  // A column of values with weights as members: the members' way, the same result.
+  const auto mixed = on(n).call<std::array<float, 2>>(wmean, v, f32_members(w));
+  CHECK(std::memcmp(mixed.data(), expect.data(), sizeof mixed) == 0);
 }
 
 TEST_CASE("columns: a fault in a batched body is reported per client, as before", "[run][columns]") {

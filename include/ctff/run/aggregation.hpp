@@ -51,32 +51,34 @@ inline tensor_data extreme_tensor(dtype d, std::vector<std::int64_t> shape, bool
   });
 }
 
-// Pointwise min (or max) of two tensors of one dtype and shape; NaN propagates.
-inline tensor_data extreme_of(const tensor_data& a, const tensor_data& b, bool min) {
+// x = pointwise min (or max) of x and the x.size() elements at y; NaN propagates. The one rule of
+// federated_min/max, for members and for a column's rows.
+template <dtype D>
+void extreme_into(stored_t<D>& x, const typename stored_t<D>::value_type* y, bool min) {
+  using N = numeric<D>;
+  for (std::size_t i = 0; i != x.size(); ++i) {
+    const auto p = N::load(x[i]), q = N::load(y[i]);
+    bool pick_p;
+    if constexpr (std::is_floating_point_v<compute_t<D>>) {
+      pick_p = std::isnan(p) || (!std::isnan(q) && (min ? p <= q : p >= q));
+    } else {
+      pick_p = min ? p <= q : p >= q;
+    }
+    if (!pick_p) x[i] = y[i];
+  }
+}
+// Whether federated_min/max takes tensors of dtype D.
+template <dtype D>
+inline constexpr bool has_extremes = !(D == dtype::str || D == dtype::bool_ || is_complex(D));
+
+// a = pointwise min (or max) of a and b, tensors of one dtype and shape.
+inline void extreme_of(tensor_data& a, const tensor_data& b, bool min) {
   if (a.dt != b.dt || a.shape != b.shape)
     throw run_fault("federated_min/max of members of different shapes");
-  return visit_dtype(a.dt, [&](auto t) -> tensor_data {
+  visit_dtype(a.dt, [&](auto t) {
     constexpr dtype D = decltype(t)::value;
-    if constexpr (D == dtype::str || D == dtype::bool_ || is_complex(D)) {
-      throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
-    } else {
-      using N = numeric<D>;
-      const auto& x = a.get<D>();
-      const auto& y = b.get<D>();
-      stored_t<D> out;
-      out.reserve(x.size());
-      for (std::size_t i = 0; i != x.size(); ++i) {
-        const auto p = N::load(x[i]), q = N::load(y[i]);
-        bool pick_p;
-        if constexpr (std::is_floating_point_v<compute_t<D>>) {
-          pick_p = std::isnan(p) || (!std::isnan(q) && (min ? p <= q : p >= q));
-        } else {
-          pick_p = min ? p <= q : p >= q;
-        }
-        out.push_back(pick_p ? x[i] : y[i]);
-      }
-      return tensor_data{D, a.shape, tensor_elements(std::move(out))};
-    }
+    if constexpr (!has_extremes<D>) throw run_fault(std::string("federated_min/max of ") + std::string(dtype_name(D)));
+    else extreme_into<D>(a.get<D>(), b.get<D>().data(), min);
   });
 }
 

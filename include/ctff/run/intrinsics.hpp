@@ -3,6 +3,7 @@
 // on the number of threads; per-client calls run on the workers.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -71,24 +72,83 @@ class intrinsic_fn final : public function_impl {
       if (!arg.is(value_kind::struct_) || arg.structure().elements.size() != 2) return std::nullopt;
       const dynamic_value& fn = arg.structure().elements[0];
       const dynamic_value& v = arg.structure().elements[1];
-      if (!fn.is(value_kind::function) || !v.is(value_kind::federated) || !v.federated().column ||
-          column_rows(*v.federated().column) != n)
-        return std::nullopt;
+      if (!fn.is(value_kind::function) || !column_of(&v, n)) return std::nullopt;
       return fn.function().impl->call_rows(v.federated().column, c);
     }
     if (r == row_at("federated_sum") || r == row_at("federated_mean")) {
-      if (!arg.is(value_kind::federated) || !arg.federated().column) return std::nullopt;
-      const tensor_data& col = *arg.federated().column;
-      if (column_rows(col) != n) return std::nullopt;
+      const tensor_data* col = column_of(&arg, n);
+      if (!col) return std::nullopt;
       dynamic_value zero = zero_of(type_.param().member(), n);
       if (!zero.is(value_kind::tensor)) return std::nullopt;
       tensor_data acc = zero.tensor();
-      if (!sum_rows(acc, col)) return std::nullopt;
+      if (!sum_rows(acc, *col)) return std::nullopt;
       dynamic_value s(std::move(acc));
       if (r == row_at("federated_mean")) s = divide_leaves(s, {}, true, static_cast<double>(n));
       return at(placement_kind::server, std::move(s));
     }
+    if (r == row_at("federated_min") || r == row_at("federated_max")) {
+      const tensor_data* col = column_of(&arg, n);
+      if (!col) return std::nullopt;
+      const bool min = r == row_at("federated_min");
+      const dynamic_value start = extreme_start(type_.param().member(), min);
+      if (!start.is(value_kind::tensor) || !rows_fit(start.tensor(), *col)) return std::nullopt;
+      tensor_data acc = start.tensor();
+      bool done = false;
+      visit_dtype(acc.dt, [&](auto d) {
+        constexpr dtype D = decltype(d)::value;
+        if constexpr (has_extremes<D>) {
+          const auto* y = col->get<D>().data();
+          for (std::size_t row = 0; row != n; ++row) extreme_into<D>(acc.get<D>(), y + row * acc.size(), min);
+          done = true;
+        }
+      });
+      if (!done) return std::nullopt;  // the members' way names the dtype
+      return at(placement_kind::server, dynamic_value(std::move(acc)));
+    }
+    if (r == row_at("federated_weighted_mean")) {
+      if (!arg.is(value_kind::struct_) || arg.structure().elements.size() != 2) return std::nullopt;
+      const tensor_data* col = column_of(&arg.structure().elements[0], n);
+      const tensor_data* wcol = column_of(&arg.structure().elements[1], n);
+      if (!col || !wcol || wcol->size() != n) return std::nullopt;
+      const dynamic_value zero = zero_of(type_.param().kid(0).member(), n);
+      const dynamic_value wzero = zero_of(type_.param().kid(1).member(), n);
+      if (!zero.is(value_kind::tensor) || !wzero.is(value_kind::tensor) || !rows_fit(zero.tensor(), *col) ||
+          !arithmetic_dtype(wcol->dt))
+        return std::nullopt;
+      tensor_data num = zero.tensor(), den = wzero.tensor();
+      if (!sum_rows(den, *wcol)) return std::nullopt;
+      bool done = false;
+      visit_dtype(num.dt, [&](auto d) {
+        constexpr dtype D = decltype(d)::value;
+        if constexpr (is_floating(D) || is_complex(D)) {
+          // Each client's acc + row * weight, the product rounded in D: tensor_op_into's step.
+          using N = numeric<D>;
+          auto& x = num.get<D>();
+          const auto* y = col->get<D>().data();
+          const std::vector<compute_t<D>> w = load_as<D>(*wcol);
+          for (std::size_t row = 0; row != n; ++row, y += x.size())
+            for (std::size_t k = 0; k != x.size(); ++k)
+              x[k] = N::store(apply_op<binary_op::plus>(
+                  N::load(x[k]), N::load(N::store(apply_op<binary_op::multiply>(N::load(y[k]), w[row])))));
+          done = true;
+        }
+      });
+      if (!done) return std::nullopt;  // the members' way names the dtype
+      return at(placement_kind::server, divide_leaves(dynamic_value(std::move(num)), dynamic_value(std::move(den)), false, 0));
+    }
     return std::nullopt;
+  }
+
+  // The column v holds for all n clients, or null.
+  static const tensor_data* column_of(const dynamic_value* v, std::size_t n) {
+    if (!v->is(value_kind::federated) || !v->federated().column) return nullptr;
+    const tensor_data* col = v->federated().column.get();
+    return column_rows(*col) == n ? col : nullptr;
+  }
+  // Whether col's rows are tensors of acc's dtype and shape.
+  static bool rows_fit(const tensor_data& acc, const tensor_data& col) {
+    return col.dt == acc.dt && col.shape.size() == acc.shape.size() + 1 &&
+           std::equal(acc.shape.begin(), acc.shape.end(), col.shape.begin() + 1);
   }
 
   // acc + row, row after row in client order, exactly as add_leaf adds each client's tensor
@@ -190,7 +250,7 @@ class intrinsic_fn final : public function_impl {
       const federated_data& v = clients_of(need(), n, what.c_str());
       leaf_accumulator acc(extreme_start(type_.param().member(), min));
       for (std::size_t i = 0; i != n; ++i)
-        acc.update(member(v, i), [min](tensor_data& a, const tensor_data& x) { a = extreme_of(a, x, min); });
+        acc.update(member(v, i), [min](tensor_data& a, const tensor_data& x) { extreme_of(a, x, min); });
       return at(placement_kind::server, acc.result());
     }
     if (r == row_at("federated_aggregate")) {
