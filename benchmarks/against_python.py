@@ -9,9 +9,10 @@ sides so that both see the same machine in the same minutes:
                std::vector<int32_t>, one executor, 1 thread; the fastest of RUNS calls after the
                first; the first call of each process is shown apart).
                Python: `ExecutionContext().invoke(comp, arg)` of federated_language's
-               examples/executor/execution_context.py on a list of N Python ints, and on a list of
-               N np.int32 scalars (the fastest of RUNS calls after the first; comp traced once,
-               before timing; the first call of each process, on the ints, shown apart).
+               examples/executor/execution_context.py on a list of N Python ints, of N np.int32
+               scalars and of N 0-d int32 numpy arrays (the fastest of RUNS calls after the
+               first; comp traced once, before timing; the first call of each process, on the
+               ints, shown apart).
   whole process  ctff: `ctff-run sum.binpb --threads 1 ARG.json`. Python: a fresh interpreter that
                imports federated_language and the example context, reads the same ARG.json, traces
                the computation, invokes it once and prints the result (the fastest of RUNS).
@@ -64,10 +65,12 @@ out = {'python': sys.version.split()[0], 'numpy': np.__version__,
        'tree': tree.__file__, 'tree_ext': tree._tree.__file__,
        'context': execution_context.__file__}
 loop = asyncio.new_event_loop()
-for form in ('int', 'np.int32'):
+for form in ('int', 'np.int32', '0-d'):
   v = [i * 7 % 1000003 for i in range(n)]
   if form == 'np.int32':
     v = [np.int32(x) for x in v]
+  elif form == '0-d':
+    v = [np.array(x, np.int32) for x in v]
   secs = []
   for _ in range(runs):
     t = time.perf_counter()
@@ -128,7 +131,7 @@ def main():
     with open(child, 'w') as f:
       f.write(CHILD)
 
-    c_call, c_proc, p_int, p_np, p_proc = [], [], [], [], []
+    c_call, c_proc, p_int, p_np, p_0d, p_proc = [], [], [], [], [], []
     c_first, p_first = [], []  # each process's first call (ctff prepares the program in it)
     info = None
     for _ in range(a.rounds):
@@ -139,7 +142,7 @@ def main():
       c_call.extend(secs[1:] or secs)
       if a.reference:
         info = json.loads(run([a.python, child, 'calls', str(n), str(a.runs)], env))
-        for form, acc in (('int', p_int), ('np.int32', p_np)):
+        for form, acc in (('int', p_int), ('np.int32', p_np), ('0-d', p_0d)):
           assert wrap32(info[form]['result']) == expected, (form, info[form]['result'], expected)
           acc.extend(info[form]['seconds'][1:] or info[form]['seconds'])
         p_first.append(info['int']['seconds'][0])
@@ -162,6 +165,7 @@ def main():
   rows = [('in process: ctff typed call', c_call, None),
           ('in process: Python, list of int', p_int, c_call),
           ('in process: Python, list of np.int32', p_np, c_call),
+          ('in process: Python, list of 0-d arrays', p_0d, c_call),
           ('first call of a process: ctff', c_first, None),
           ('first call of a process: Python, int', p_first, c_first),
           ('whole process: ctff-run, JSON', c_proc, None),
