@@ -10,9 +10,14 @@
 // Instructions per client are not a benchmark here: tools/per_client.sh runs
 // `ctff_bench_per_client --once sum|map_sum N` under callgrind at two N and divides the
 // difference, and `--emit DIR` writes both computations (binary) for the same measurement of the
-// whole ctff-run process.
+// whole ctff-run process. `--time sum|map_sum N RUNS` times RUNS typed calls on N clients (one
+// executor, the vector made once) and prints the result, then each call's wall time in seconds
+// in order (the first prepares the program): benchmarks/against_python.py sets it beside
+// federated_language's example context.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -119,6 +124,24 @@ int main(int argc, char** argv) {
     ctff::executor ex({.clients = n, .threads = 1});
     const std::int32_t r = map ? run_once(ex, map_sum, v) : run_once(ex, sum, v);
     std::printf("%d\n", r);
+    return r == hand(plain, map) ? 0 : 1;
+  }
+  if (argc == 5 && std::strcmp(argv[1], "--time") == 0) {
+    const bool map = std::strcmp(argv[2], "map_sum") == 0;
+    const auto n = static_cast<std::size_t>(std::strtoull(argv[3], nullptr, 10));
+    const int runs = std::max(1, std::atoi(argv[4]));
+    const std::vector<std::int32_t> plain = distinct(n);
+    ctff::executor ex({.clients = n, .threads = 1});
+    std::vector<double> seconds;
+    std::int32_t r = 0;
+    for (int i = 0; i != runs; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      r = map ? run_once(ex, map_sum, plain) : run_once(ex, sum, plain);
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("%d", r);
+    for (double s : seconds) std::printf(" %.9f", s);
+    std::printf("\n");
     return r == hand(plain, map) ? 0 : 1;
   }
   ctff_bench::check_emitted(map_sum);
