@@ -5,7 +5,7 @@
 #   1. gcc:     g++-12, Release, everything, all ctest tests. The differential test
 #               (tests/differential) compiles 200 programs (depth 2), 100 of depth 3 and the 48 of
 #               the known-divergence bucket with g++-12, clang++-16 and clang++-22, compares all
-#               three and Python's committed outputs; its object cache is ~/.cache/ctff-differential.
+#               three and Python's committed outputs; its object cache is ../.ctff-cache/ctff-differential.
 #   2. clang:   clang++-16, Release: all but the benchmarks (built by 1), the consumer tests
 #               (install and CMake packaging), the differential test and docs.diagnostics (which
 #               runs both g++-12 and clang++-16 itself): run by 1; and, unless --no-asan, but the
@@ -104,10 +104,10 @@ suite() {
 
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
-# Compiler caches outside the checkout, so that a rerun on the same machine (or one that keeps
-# $HOME/.cache) compiles only what changed: ccache for the trees, the differential test's own
-# object cache (keyed by program, headers, compiler and flags) for its programs.
-cache_home=${XDG_CACHE_HOME:-$HOME/.cache}
+# Compiler caches beside the checkout (not in it: a clean clone keeps them), so that a rerun
+# compiles only what changed: ccache for the trees, the differential test's own object cache
+# (keyed by program, headers, compiler and flags) for its programs.
+cache_home=${CTFF_CACHE_HOME:-$(dirname "$PWD")/.ctff-cache}
 export CCACHE_DIR=${CCACHE_DIR:-$cache_home/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
@@ -127,9 +127,10 @@ suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer different
 if [[ $asan -eq 1 ]]; then
   # clang++-16's unit tests and examples are built and run by clang-asan (step 6): this tree
   # builds and runs the rest.
+  # The fuzzers run 30 s each here (CI's time is bounded); their long runs are in docs/fuzzing.md.
   suite clang clang++-16 "$root/clang" ctff_checks \
     "-LE differential|consumer|unit|example -E ^docs\.diagnostics$" "compile_fail docs fuzz tool run remote" \
-    Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
+    Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCTFF_FUZZ_SECONDS=30
 else
   suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
     "unit example compile_fail docs fuzz tool run remote" Release "$cache" -DCTFF_BUILD_BENCHMARKS=OFF
