@@ -274,7 +274,7 @@ class batched_evaluator {
 // The per-client results of a batched value, as a CLIENTS value of n clients.
 inline dynamic_value batched_result(const batch_value& v, std::size_t n) {
   switch (v.kind) {
-    case batch_value::form::rows: return make_column_value(*v.rows);
+    case batch_value::form::rows: return make_column_value(v.rows);
     case batch_value::form::same: return make_federated(placement_kind::clients, false, std::vector<dynamic_value>(n, v.same));
     case batch_value::form::structure: break;
   }

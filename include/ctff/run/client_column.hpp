@@ -18,8 +18,11 @@
 namespace ctff::detail {
 
 // A CLIENTS value of `rows` clients held as the column c (shape [rows, ...]).
+inline dynamic_value make_column_value(std::shared_ptr<const tensor_data> c) {
+  return dynamic_value(federated_data{placement_kind::clients, false, {}, std::move(c)});
+}
 inline dynamic_value make_column_value(tensor_data c) {
-  return dynamic_value(federated_data{placement_kind::clients, false, {}, std::make_shared<const tensor_data>(std::move(c))});
+  return make_column_value(std::make_shared<const tensor_data>(std::move(c)));
 }
 
 // Whether v holds a column anywhere a call would look (itself, or inside its structs).

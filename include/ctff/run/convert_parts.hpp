@@ -37,6 +37,13 @@ template <class... E> struct struct_parts<struct_t<E...>> {
   static constexpr std::array<std::string_view, sizeof...(E) + 1> names{elem<E>::name...,
                                                                        std::string_view{}};
 };
+// The path of element i of a struct T in a converted value's errors: `.name`, or `[i]` unnamed.
+template <class T>
+std::string element_path(const std::string& path, std::size_t i) {
+  const std::string_view name = struct_parts<T>::names[i];
+  return name.empty() ? path + "[" + std::to_string(i) + "]" : path + "." + std::string(name);
+}
+
 template <class T> struct federated_parts;
 template <class M, placement_kind P, bool A> struct federated_parts<federated_t<M, P, A>> {
   using member = M;

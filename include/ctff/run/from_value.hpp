@@ -82,12 +82,6 @@ const std::vector<dynamic_value>& struct_elements(const dynamic_value& v, const 
     result_mismatch(path, "not a struct of " + std::to_string(struct_parts<T>::size) + " elements");
   return v.structure().elements;
 }
-// The path of element i of a struct T, as to_value names it.
-template <class T>
-std::string element_path(const std::string& path, std::size_t i) {
-  const auto name = struct_parts<T>::names[i];
-  return name.empty() ? path + "[" + std::to_string(i) + "]" : path + "." + std::string(name);
-}
 
 // The elements of a struct value, each checked against T's and converted where it goes.
 template <class U, class T, std::size_t... I>

@@ -162,6 +162,12 @@ class intrinsic_fn final : public function_impl {
         using N = numeric<D>;
         auto& x = acc.get<D>();
         const auto& y = col.get<D>();
+        if (per == 1) {  // a scalar per client: kept in a register (integers' wrapping sum vectorizes)
+          auto a = N::load(x[0]);
+          for (std::size_t r = 0; r != rows; ++r) a = N::load(N::store(apply_op<binary_op::plus>(a, N::load(y[r]))));
+          x[0] = N::store(a);
+          return;
+        }
         for (std::size_t r = 0; r != rows; ++r) {
           const auto* row = y.data() + r * per;
           for (std::size_t k = 0; k != per; ++k)

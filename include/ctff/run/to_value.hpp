@@ -90,11 +90,17 @@ std::optional<dynamic_value> to_column(const U& x) {
   stored_t<D> out;
   std::vector<std::int64_t> shape{static_cast<std::int64_t>(n)};
   using S = typename stored_t<D>::value_type;
-  out.reserve(n * (tensor_parts<T>::rank == 0 ? 1 : sizeof(std::ranges::range_value_t<U>) / sizeof(S)));
-  try {
-    for (const auto& e : x) flatten<T>(e, out, shape, 1, std::string());
-  } catch (const argument_error&) {
-    return std::nullopt;
+  if constexpr (tensor_parts<T>::rank == 0) {  // a scalar per client: one converting copy
+    out.resize(n);
+    std::size_t i = 0;
+    for (const auto& e : x) out[i++] = static_cast<S>(e);
+  } else {
+    out.reserve(n * sizeof(std::ranges::range_value_t<U>) / sizeof(S));
+    try {
+      for (const auto& e : x) flatten<T>(e, out, shape, 1, std::string());
+    } catch (const argument_error&) {
+      return std::nullopt;
+    }
   }
   return make_column_value(tensor_data{D, std::move(shape), tensor_elements(std::move(out))});
 }
@@ -103,14 +109,10 @@ template <class T, class U, std::size_t... I>
 dynamic_value struct_to_value(const U& x, const std::string& path, std::index_sequence<I...>) {
   using S = struct_parts<T>;
   std::vector<dynamic_value> e;
-  auto at = [&](std::size_t i) {
-    return S::names[i].empty() ? path + "[" + std::to_string(i) + "]"
-                               : path + "." + std::string(S::names[i]);
-  };
   if constexpr (tuple_like<U>) {
-    (e.push_back(to_value<typename S::template type<I>>(std::get<I>(x), at(I))), ...);
+    (e.push_back(to_value<typename S::template type<I>>(std::get<I>(x), element_path<T>(path, I))), ...);
   } else {
-    (e.push_back(to_value<typename S::template type<I>>(member_ref<I>(x), at(I))), ...);
+    (e.push_back(to_value<typename S::template type<I>>(member_ref<I>(x), element_path<T>(path, I))), ...);
   }
   std::vector<std::string> names;
   if (((!S::names[I].empty()) || ...)) names = {std::string(S::names[I])...};
