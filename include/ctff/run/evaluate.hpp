@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "ctff/read/print.hpp"
+#include "ctff/run/aggregation.hpp"
 #include "ctff/run/argument.hpp"
-#include "ctff/run/context.hpp"
 #include "ctff/run/batched_eval.hpp"
+#include "ctff/run/call.hpp"
+#include "ctff/run/context.hpp"
 #include "ctff/run/intrinsics.hpp"
 #include "ctff/run/scope.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {

@@ -20,6 +20,7 @@
 #include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/argument.hpp"
+#include "ctff/run/call.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/convert.hpp"
@@ -27,6 +28,7 @@
 #include "ctff/run/evaluate.hpp"
 #include "ctff/run/mismatch.hpp"
 #include "ctff/run/natural.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/typed_binding.hpp"
 #include "ctff/run/value.hpp"
 
