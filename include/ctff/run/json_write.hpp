@@ -210,9 +210,9 @@ class json_writer {
     } else if constexpr (D == dtype::str) {
       out += nlohmann::json(x).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } else if constexpr (D == dtype::float16) {
-      json_put_double(out, json_small_float_value<5, 10>(x.bits));
+      json_put_double(out, static_cast<double>(half_to_float(x.bits)));
     } else if constexpr (D == dtype::bfloat16) {
-      json_put_double(out, json_small_float_value<8, 7>(x.bits));
+      json_put_double(out, static_cast<double>(bfloat16_to_float(x.bits)));
     } else if constexpr (std::is_floating_point_v<E>) {
       json_put_double(out, static_cast<double>(x));
     } else if constexpr (D == dtype::complex64 || D == dtype::complex128) {
