@@ -125,13 +125,6 @@ struct evaluator {
   const computation_tree& tree() const { return prog->tree(); }
 
   dynamic_value eval(std::uint32_t i, const scope& s) const;
-  dynamic_value eval_checked(std::uint32_t i, const scope& s) const {
-    try {
-      return eval(i, s);
-    } catch (const run_fault& f) {
-      throw execution_error(prog->path(i), f.what());
-    }
-  }
 };
 
 // A lambda and the scope it was made in.

@@ -110,7 +110,7 @@ class executor {
 
   // Binds an opaque computation made with ctff (tensorflow_computation, xla_computation, data) to
   // a C++ callable taking and returning what its parameter and result types convert to (see
-  // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
+  // ctff/run/convert.hpp; dynamic_value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
   template <detail::typed_opaque O, class Fn>
   void bind(const O& opaque, Fn fn) {
@@ -119,7 +119,7 @@ class executor {
 
   // Calls a ctff computation (traced, imported with from_proto, or opaque and bound) with C++
   // arguments: none, one of the parameter type, or one per element of a struct parameter; the
-  // result converted to R (ctff::value: as it is). Both checked at compile time against the
+  // result converted to R (dynamic_value: as it is). Both checked at compile time against the
   // computation's type. Its tree is read once from its bytes and kept.
   template <class R = dynamic_value, class C, class... A>
   R call(const C& comp, const A&... args) {
