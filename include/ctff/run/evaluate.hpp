@@ -17,6 +17,7 @@
 #include "ctff/run/aggregation.hpp"
 #include "ctff/run/argument.hpp"
 #include "ctff/run/batched_eval.hpp"
+#include "ctff/run/binding_key.hpp"
 #include "ctff/run/call.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsics.hpp"
@@ -106,16 +107,6 @@ inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_
     }
     return make_tensor<D>(std::move(out), std::move(shape));
   });
-}
-
-// The key an opaque computation is bound by: how ctff prints it (`comp#<hex>`; Data: decimal).
-inline std::string opaque_key(const computation_tree& t, std::uint32_t i) {
-  text_sink count{};
-  put_opaque_label(t, i, count, false);
-  std::string out(count.n, '\0');
-  text_sink s{out.data()};
-  put_opaque_label(t, i, s, false);
-  return out;
 }
 
 struct evaluator {
@@ -259,8 +250,8 @@ inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_
     } else if (n.kind == block_kind::intrinsic && n.type != no_index &&
                t->types.node(n.type).kind == type_kind::function) {
       p->set_constant(i, dynamic_value(function_data{std::make_shared<const tree_intrinsic>(t, i)}));
-    } else if (n.kind == block_kind::data || n.kind == block_kind::tensorflow || n.kind == block_kind::xla) {
-      p->set_key(i, opaque_key(*t, i));
+    } else if (is_opaque(n.kind)) {
+      p->set_key(i, binding_key(*t, i));
     }
   }
   p->set_batchable(batchable_lambdas(*p));

@@ -28,6 +28,7 @@
 #include "ctff/run/evaluate.hpp"
 #include "ctff/run/mismatch.hpp"
 #include "ctff/run/natural.hpp"
+#include "ctff/run/signature.hpp"
 #include "ctff/run/typed.hpp"
 #include "ctff/run/typed_binding.hpp"
 #include "ctff/run/value.hpp"
@@ -182,15 +183,13 @@ class executor {
   dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg) {
     const computation_tree& t = prog->tree();
     if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
-    const block_node& root = t.node(t.root);
-    const bool is_function = root.type != no_index && t.types.node(root.type).kind == type_kind::function;
-    const bool has_param = is_function && t.types.node(root.type).has_param;
+    const run_signature sig = signature_of(t);
+    const bool has_param = sig.parameter != no_index;
     std::optional<std::size_t> clients = options_.clients;
     dynamic_value a = arg;
     if (has_param && !arg) throw argument_error("arg", "the computation takes an argument; none given");
     if (!has_param && arg) throw argument_error("arg", "the computation takes no argument");
-    const detail::typed fn{&t.types, root.type};
-    if (has_param) a = detail::check_argument(arg, fn.param(), "arg", clients);
+    if (has_param) a = detail::check_argument(arg, detail::typed{&t.types, sig.parameter}, "arg", clients);
     const std::size_t n = clients.value_or(0);
     if (n > options_.limits.max_clients)
       throw argument_error("clients", std::to_string(n) + " clients exceed run_limits::max_clients (" +
@@ -198,9 +197,9 @@ class executor {
     return in_context(n, [&](run_context& c) {
       const detail::evaluator e{prog, c};
       dynamic_value f = e.eval(t.root, {});
-      if (!is_function) return detail::with_members(f);
+      if (!sig.called) return detail::with_members(f);
       dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
-      return detail::with_members(detail::conform(r, fn.result(), n));  // (results have members)
+      return detail::with_members(detail::conform(r, detail::typed{&t.types, sig.result}, n));  // (results have members)
     });
   }
 

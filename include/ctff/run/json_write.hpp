@@ -211,10 +211,9 @@ class json_writer {
 
 // The JSON form of v, read as the type node `type` of `types`, on one line (see the header
 // comment). `types` holds many types as nodes and `type` indexes one: for a run of a
-// computation_tree `tree`, `types` is `tree.types` and `type` the result type, the last child of
-// the root's function type (`fn = tree.node(tree.root).type`, `tree.types.kid(fn,
-// tree.types.node(fn).kid_count - 1)`; a root that is no function: `fn` itself); for a static type
-// T, `d = describe<T>()` and `d.root`. `clients`, when given, is the number of clients: an
+// computation_tree `tree`, `types` is `tree.types` and `type` the result type,
+// `signature_of(tree).result` (run/signature.hpp); for a static type T, `d = describe<T>()` and
+// `d.root`. `clients`, when given, is the number of clients: an
 // all_equal value where the type is `{T}@CLIENTS` is written as that many copies of its member.
 // Throws execution_error for a function or placement value, or a value that does not match the
 // type. (For text for people rather than programs: to_string, run/value_print.hpp.)
