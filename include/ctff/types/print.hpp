@@ -2,7 +2,6 @@
 // formatted (structs broken over lines, two spaces per level).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -112,10 +111,12 @@ inline std::string to_string(const type_desc& d, bool formatted = false) {
 
 // The compact string of type node i of d (`{int32}@CLIENTS`; a tree's types are `t.types`). One
 // longer than max_chars (at least 3) is cut to that length, its end `...`.
-inline std::string type_string(const type_desc& d, std::uint32_t i, std::size_t max_chars = std::string::npos) {
+inline std::string type_string(const type_desc& d, std::uint32_t i,
+                               std::size_t max_chars = std::string::npos) {
   std::string out = detail::type_text(d, i);
   if (out.size() > max_chars) {
-    out.resize(std::max<std::size_t>(max_chars, 3) - 3);
+    // (No std::max: <algorithm> would renumber the auto:N that docs/diagnostics.md quotes.)
+    out.resize(max_chars > 3 ? max_chars - 3 : 0);
     out += "...";
   }
   return out;
