@@ -3,7 +3,9 @@
 // TFF's Python prints them (ctff::to_string, <<, std::format). No protobuf.
 #pragma once
 
+#include "ctff/run/binding_key.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
+#include "ctff/run/signature.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/run/value_print.hpp"

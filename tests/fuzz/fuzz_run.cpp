@@ -36,25 +36,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // Zeros for the argument and for every opaque computation's result, where the type has them.
   using ctff::detail::typed;
-  for (std::uint32_t i = 0; i != t.nodes.size(); ++i) {
+  for (const std::uint32_t i : ctff::opaque_nodes(t)) {
     const ctff::block_node& n = t.node(i);
-    if (n.kind != ctff::block_kind::tensorflow && n.kind != ctff::block_kind::xla &&
-        n.kind != ctff::block_kind::data)
-      continue;
     if (n.type == ctff::no_index) continue;
     const typed type{&t.types, n.type};
     const bool fn = t.types.node(n.type).kind == ctff::type_kind::function;
     const typed result = fn ? type.result() : type;
-    ex.bind(ctff::detail::opaque_key(t, i), [result, clients](const ctff::dynamic_value*) {
+    ex.bind(ctff::binding_key(t, i), [result, clients](const ctff::dynamic_value*) {
       return ctff::detail::zero_of(result, clients);
     });
   }
   ctff::dynamic_value arg;
-  const ctff::block_node& root = t.node(t.root);
-  if (root.type != ctff::no_index && t.types.node(root.type).kind == ctff::type_kind::function &&
-      t.types.node(root.type).has_param) {
+  if (const ctff::run_signature sig = ctff::signature_of(t); sig.parameter != ctff::no_index) {
     try {
-      arg = ctff::detail::zero_of(typed{&t.types, root.type}.param(), clients);
+      arg = ctff::detail::zero_of(typed{&t.types, sig.parameter}, clients);
     } catch (const ctff::detail::run_fault&) {
       return 0;  // no zero for this parameter type (unknown dimensions, functions, ...)
     }

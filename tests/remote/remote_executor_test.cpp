@@ -61,7 +61,7 @@ const std::string eval_7 =
 // The key of the (only) TensorFlow block of t.
 std::string tf_key(const ctff::computation_tree& t) {
   for (std::uint32_t i = 0; i != t.nodes.size(); ++i)
-    if (t.node(i).kind == ctff::block_kind::tensorflow) return ctff::detail::opaque_key(t, i);
+    if (t.node(i).kind == ctff::block_kind::tensorflow) return ctff::binding_key(t, i);
   FAIL("no TensorFlow block");
   return {};
 }

@@ -240,7 +240,7 @@ TEST_CASE("opaque computations run through the bindings `setup` gives each execu
   const std::string data = "computation { type { tensor { dtype: DT_INT32 } } data { uri: \"x\" } }";
   const auto comp = parse<v0::Value>(data).computation();
   const ctff::computation_tree t = ctff::read_computation(comp.SerializeAsString());
-  const std::string key = ctff::detail::opaque_key(t, t.root);
+  const std::string key = ctff::binding_key(t, t.root);
   {
     fixture unbound;
     std::string v;

@@ -215,10 +215,7 @@ TEST_CASE("print: a run's result, untyped and by the computation's result type",
   const dynamic_value r =
       ex.run(tree, ctff::make_federated(placement_kind::clients, false, {i32(1), i32(2), i32(4)}));
   CHECK(to_string(r) == "7");
-  // The root's type is a function type; its last child is the result type.
-  const std::uint32_t fn = tree.node(tree.root).type;
-  const std::uint32_t result = tree.types.kid(fn, tree.types.node(fn).kid_count - 1);
-  CHECK(to_string(r, tree.types, result) == "7");
+  CHECK(to_string(r, tree.types, ctff::signature_of(tree).result) == "7");
   CHECK(ctff::to_string(tree.type_of(tree.root)) == "({int32}@CLIENTS -> int32@SERVER)");
 }
 

@@ -35,7 +35,6 @@
 #include <iterator>
 #include <new>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -48,7 +47,9 @@
 #include <ctff/numpy/npz.hpp>
 #include <ctff/run/array_read.hpp>
 #include <ctff/run/array_write.hpp>
+#include <ctff/run/binding_key.hpp>
 #include <ctff/run/json.hpp>
+#include <ctff/run/signature.hpp>
 #if CTFF_RUN_REMOTE
 #include <ctff/remote/remote_executor.hpp>
 #endif
@@ -203,28 +204,14 @@ void write_result(const std::string& file, const ctff::dynamic_value& result, co
     throw input_error{"--output: cannot write " + file};
 }
 
-// A type's compact string, whole (json_type_text cuts it for messages).
-std::string type_text(const ctff::type_desc& types, std::uint32_t i) {
-  ctff::detail::text_sink count{};
-  ctff::detail::print_type(types, i, count);
-  std::string out(count.n, '\0');
-  ctff::detail::text_sink s{out.data()};
-  ctff::detail::print_type(types, i, s);
-  return out;
-}
-
 // --list-bindings: each opaque computation once, in the order of the tree's nodes.
 void print_bindings(const ctff::computation_tree& t, const ctff_tools::plugin_bindings& bindings) {
-  std::set<std::string> seen;
-  for (std::uint32_t i = 0; i != t.nodes.size(); ++i) {
+  for (const std::uint32_t i : ctff::opaque_nodes(t)) {
     const ctff::block_node& n = t.node(i);
-    if (n.kind != ctff::block_kind::tensorflow && n.kind != ctff::block_kind::xla && n.kind != ctff::block_kind::data)
-      continue;
-    std::string key = ctff::detail::opaque_key(t, i);
-    if (!seen.insert(key).second) continue;
+    const std::string key = ctff::binding_key(t, i);
     const std::string* plugin = bindings.plugin_of(key);
     std::cout << key << " " << ctff::block_kind_name(n.kind) << " "
-              << (n.type == ctff::no_index ? std::string("(no type)") : type_text(t.types, n.type))
+              << (n.type == ctff::no_index ? std::string("(no type)") : ctff::type_string(t.types, n.type))
               << (plugin ? " bound by " + *plugin : std::string(" unbound")) << "\n";
   }
 }
@@ -355,29 +342,26 @@ int run(int argc, char** argv) {
     for (const auto& e : errors) m += "\n  " + e.message();
     throw input_error{m};
   }
-  const std::uint32_t root_type = t.node(t.root).type;
-  if (root_type == ctff::no_index) throw input_error{comp + ": the Computation has no type"};
+  const ctff::run_signature sig = ctff::signature_of(t);
+  if (sig.result == ctff::no_index) throw input_error{comp + ": the Computation has no type"};
   ctff_tools::plugin_bindings bindings;
   for (const std::string& p : plugins) ctff_tools::load_plugin(p, bindings);
   if (list_bindings) {
     print_bindings(t, bindings);
     return 0;
   }
-  const ctff::type_node& rt = t.types.node(root_type);
-  const bool is_function = rt.kind == ctff::type_kind::function;
-  const bool has_param = is_function && rt.has_param;
-  const std::uint32_t result_type = is_function ? t.types.kid(root_type, rt.kid_count - 1) : root_type;
+  const bool has_param = sig.parameter != ctff::no_index;
 
   // The argument, read against the parameter type.
   std::optional<std::size_t> clients = options.clients;
   ctff::dynamic_value argument;
   if (has_param && !have_arg)
     throw ctff::argument_error("arg", "the computation takes an argument of type " +
-                                          ctff::detail::message_type_text(t.types, t.types.kid(root_type, 0)) +
+                                          ctff::type_string(t.types, sig.parameter, 120) +
                                           "; give it as ARG.json (or - for standard input)");
   if (!has_param && have_arg) throw ctff::argument_error("arg", "the computation takes no argument");
   if (has_param)
-    argument = read_argument(arg, argument_bytes(arg).view(), t.types, t.types.kid(root_type, 0), clients, options.limits);
+    argument = read_argument(arg, argument_bytes(arg).view(), t.types, sig.parameter, clients, options.limits);
   options.clients = clients;
   // --progress: per-client work on stderr, once the run has taken a second.
   const auto started = std::chrono::steady_clock::now();
@@ -406,8 +390,8 @@ int run(int argc, char** argv) {
   }
   for (const auto& [key, bound] : bindings.by_key) ex->bind(key, bound.first);
   const ctff::dynamic_value result = ex->run(t, argument);
-  if (!output.empty()) write_result(output, result, t.types, result_type, clients.value_or(0));
-  else std::cout << ctff::value_to_json(result, t.types, result_type, clients.value_or(0)) << "\n";
+  if (!output.empty()) write_result(output, result, t.types, sig.result, clients.value_or(0));
+  else std::cout << ctff::value_to_json(result, t.types, sig.result, clients.value_or(0)) << "\n";
   return 0;
 }
 

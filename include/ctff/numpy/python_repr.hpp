@@ -13,28 +13,10 @@
 
 namespace ctff::detail {
 
-// A float in Python's 'r' format. `dot_zero`: a positional integer gets `.0` (float's repr; a
-// complex part has none). `sign`: '+' before a non-negative value (and before nan).
-template <class D = void>
-constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_zero, bool sign) {
-  if (p.nan) {  // Python ignores a nan's sign
-    out.put(sign ? "+nan" : "nan");
-    return;
-  }
-  if (p.neg || sign) out.put(p.neg ? '-' : '+');
-  if (p.inf) {
-    out.put("inf");
-    return;
-  }
-  dragon_digits d;
-  if (p.mant == 0) {
-    d.d[0] = '0';
-    d.n = 1;
-  } else {
-    // The value as a double (every format here widens exactly); mag is |value|.
-    d = dragon4<D>(decompose(std::bit_cast<std::uint64_t>(p.mag), 52, 11), true, cutoff_mode::total,
-                -1, -1);
-  }
+// Python repr's layout of a float's shortest digits (d.n of them, the first at 10^d.exp10; no
+// sign): positional when the decimal point falls within the 16 digits after the first one, else
+// in exponent form with at least two exponent digits. `dot_zero`: a positional integer gets `.0`.
+constexpr void put_python_digits(small_text& out, const dragon_digits& d, bool dot_zero) {
   const int point = d.exp10 + 1;  // digits before the decimal point
   if (point <= -4 || point > 16) {
     out.put(d.d[0]);
@@ -61,6 +43,31 @@ constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_
       out.put(".0");
     }
   }
+}
+
+// A float in Python's 'r' format. `dot_zero`: a positional integer gets `.0` (float's repr; a
+// complex part has none). `sign`: '+' before a non-negative value (and before nan).
+template <class D = void>
+constexpr void put_python_float(small_text& out, const float_parts& p, bool dot_zero, bool sign) {
+  if (p.nan) {  // Python ignores a nan's sign
+    out.put(sign ? "+nan" : "nan");
+    return;
+  }
+  if (p.neg || sign) out.put(p.neg ? '-' : '+');
+  if (p.inf) {
+    out.put("inf");
+    return;
+  }
+  dragon_digits d;
+  if (p.mant == 0) {
+    d.d[0] = '0';
+    d.n = 1;
+  } else {
+    // The value as a double (every format here widens exactly); mag is |value|.
+    d = dragon4<D>(decompose(std::bit_cast<std::uint64_t>(p.mag), 52, 11), true, cutoff_mode::total,
+                -1, -1);
+  }
+  put_python_digits(out, d, dot_zero);
 }
 
 // A complex number as Python's complex repr: `imj` alone when the real part is +0 (`2j`, `-0j`,

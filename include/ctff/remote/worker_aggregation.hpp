@@ -26,6 +26,7 @@
 #include "ctff/remote/shipped_computations.hpp"
 #include "ctff/remote/slice_requests.hpp"
 #include "ctff/run/aggregation.hpp"
+#include "ctff/run/call.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
 #include "ctff/run/intrinsic_steps.hpp"

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "ctff/reflect/member_name.hpp"
-#include "ctff/run/arith.hpp"
 #include "ctff/run/convert_parts.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/type.hpp"

@@ -1,6 +1,6 @@
 // The element work of the federated aggregations besides plus and multiply (run/arith.hpp):
-// identities (zeros; the extremes federated_min/max start from), pointwise min and max, and the
-// secure sums' bound check.
+// identities (zeros, of a dtype or of a whole type; the extremes federated_min/max start from),
+// pointwise min and max, and the secure sums' bound check.
 #pragma once
 
 #include <charconv>
@@ -17,6 +17,7 @@
 #include "ctff/run/budget.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/numeric.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
@@ -29,6 +30,34 @@ inline tensor_data zero_tensor(dtype d, std::vector<std::int64_t> shape) {
     constexpr dtype D = decltype(t)::value;
     return tensor_data{D, std::move(shape), tensor_elements(stored_t<D>(n))};
   });
+}
+
+// The zero of a type (generic_zero, federated_sum of no clients): n members for {T}@CLIENTS
+// (one zero, shared).
+inline dynamic_value zero_of(typed t, std::size_t n) {
+  const type_node& tn = t.node();
+  switch (tn.kind) {
+    case type_kind::tensor: {
+      if (tn.unknown_rank) throw run_fault("the zero of a tensor of unknown rank");
+      std::vector<std::int64_t> shape(t.d->dims.begin() + tn.dim_begin,
+                                      t.d->dims.begin() + tn.dim_begin + tn.dim_count);
+      for (auto d : shape)
+        if (d < 0) throw run_fault("the zero of a tensor with an unknown dimension");
+      return dynamic_value(zero_tensor(tn.dt, std::move(shape)));
+    }
+    case type_kind::struct_: {
+      std::vector<dynamic_value> e;
+      for (std::uint32_t k = 0; k != t.kids(); ++k) e.push_back(zero_of(t.kid(k), n));
+      return make_struct_value(std::move(e), struct_names(t));
+    }
+    case type_kind::federated: {
+      dynamic_value m = zero_of(t.member(), n);
+      if (tn.where == placement_kind::clients && !tn.all_equal)
+        return make_federated(tn.where, false, std::vector<dynamic_value>(n, m));
+      return make_federated(tn.where, true, {std::move(m)});
+    }
+    default: throw run_fault("no zero for this type");
+  }
 }
 
 // The identity of federated_min (largest finite value) or federated_max (lowest finite value).

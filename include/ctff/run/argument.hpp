@@ -9,9 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "ctff/run/arith.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
-#include "ctff/run/intrinsics.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {

@@ -25,9 +25,9 @@
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/fault.hpp"
-#include "ctff/run/intrinsic_operands.hpp"
 #include "ctff/run/pointwise.hpp"
 #include "ctff/run/scope.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {

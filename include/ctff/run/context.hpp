@@ -86,7 +86,7 @@ class program {
   // What evaluating node i always gives (literals, intrinsic functions), made once; null: none.
   const dynamic_value& constant(std::uint32_t i) const { return constants_[i]; }
   void set_constant(std::uint32_t i, dynamic_value v) { constants_[i] = std::move(v); }
-  // The key opaque node i is bound by (run/evaluate.hpp opaque_key), worked out once.
+  // The key opaque node i is bound by (binding_key, run/binding_key.hpp), worked out once.
   const std::string& key(std::uint32_t i) const { return keys_[i]; }
   void set_key(std::uint32_t i, std::string k) {
     if (keys_.size() != t_->nodes.size()) keys_.resize(t_->nodes.size());

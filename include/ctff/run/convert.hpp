@@ -1,13 +1,13 @@
 // C++ values as executor values and back, for a static TFF type T, checked at compile time:
 //   tensor      a scalar of T's dtype (ctff's mapping: float -> float32, std::string -> str, ...);
 //               rank >= 1: std::array<E, N> (N the dimension) or any sized range (any dimension,
-//               `?` included) of what the remaining dimensions take; unknown rank: ctff::value
+//               `?` included) of what the remaining dimensions take; unknown rank: dynamic_value
 //   struct      std::tuple / std::pair, or an aggregate (Boost.PFR), element by element; an
 //               aggregate's member names must be T's names where T has them
 //   sequence    a range of what the element takes
 //   {M}@CLIENTS a range with one member per client (results: a container with push_back)
 //   M@SERVER, M@CLIENTS all_equal: what M takes
-//   any T       ctff::value itself (checked at run time instead)
+//   any T       dynamic_value itself (checked at run time instead)
 #pragma once
 
 #include <string>

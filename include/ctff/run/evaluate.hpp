@@ -14,11 +14,15 @@
 #include <vector>
 
 #include "ctff/read/print.hpp"
+#include "ctff/run/aggregation.hpp"
 #include "ctff/run/argument.hpp"
-#include "ctff/run/context.hpp"
 #include "ctff/run/batched_eval.hpp"
+#include "ctff/run/binding_key.hpp"
+#include "ctff/run/call.hpp"
+#include "ctff/run/context.hpp"
 #include "ctff/run/intrinsics.hpp"
 #include "ctff/run/scope.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
@@ -105,16 +109,6 @@ inline dynamic_value literal_value(const computation_tree& t, std::uint32_t lit_
   });
 }
 
-// The key an opaque computation is bound by: how ctff prints it (`comp#<hex>`; Data: decimal).
-inline std::string opaque_key(const computation_tree& t, std::uint32_t i) {
-  text_sink count{};
-  put_opaque_label(t, i, count, false);
-  std::string out(count.n, '\0');
-  text_sink s{out.data()};
-  put_opaque_label(t, i, s, false);
-  return out;
-}
-
 struct evaluator {
   std::shared_ptr<const program> prog;
   run_context& ctx;
@@ -122,13 +116,6 @@ struct evaluator {
   const computation_tree& tree() const { return prog->tree(); }
 
   dynamic_value eval(std::uint32_t i, const scope& s) const;
-  dynamic_value eval_checked(std::uint32_t i, const scope& s) const {
-    try {
-      return eval(i, s);
-    } catch (const run_fault& f) {
-      throw execution_error(prog->path(i), f.what());
-    }
-  }
 };
 
 // A lambda and the scope it was made in.
@@ -263,8 +250,8 @@ inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_
     } else if (n.kind == block_kind::intrinsic && n.type != no_index &&
                t->types.node(n.type).kind == type_kind::function) {
       p->set_constant(i, dynamic_value(function_data{std::make_shared<const tree_intrinsic>(t, i)}));
-    } else if (n.kind == block_kind::data || n.kind == block_kind::tensorflow || n.kind == block_kind::xla) {
-      p->set_key(i, opaque_key(*t, i));
+    } else if (is_opaque(n.kind)) {
+      p->set_key(i, binding_key(*t, i));
     }
   }
   p->set_batchable(batchable_lambdas(*p));

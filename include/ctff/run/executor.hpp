@@ -20,6 +20,7 @@
 #include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/argument.hpp"
+#include "ctff/run/call.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/convert.hpp"
@@ -27,6 +28,8 @@
 #include "ctff/run/evaluate.hpp"
 #include "ctff/run/mismatch.hpp"
 #include "ctff/run/natural.hpp"
+#include "ctff/run/signature.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/typed_binding.hpp"
 #include "ctff/run/value.hpp"
 
@@ -108,7 +111,7 @@ class executor {
 
   // Binds an opaque computation made with ctff (tensorflow_computation, xla_computation, data) to
   // a C++ callable taking and returning what its parameter and result types convert to (see
-  // ctff/run/convert.hpp; ctff::value for either works too). Bindings run on the workers: they
+  // ctff/run/convert.hpp; dynamic_value for either works too). Bindings run on the workers: they
   // must be safe to call from several threads at once.
   template <detail::typed_opaque O, class Fn>
   void bind(const O& opaque, Fn fn) {
@@ -117,7 +120,7 @@ class executor {
 
   // Calls a ctff computation (traced, imported with from_proto, or opaque and bound) with C++
   // arguments: none, one of the parameter type, or one per element of a struct parameter; the
-  // result converted to R (ctff::value: as it is). Both checked at compile time against the
+  // result converted to R (dynamic_value: as it is). Both checked at compile time against the
   // computation's type. Its tree is read once from its bytes and kept.
   template <class R = dynamic_value, class C, class... A>
   R call(const C& comp, const A&... args) {
@@ -180,15 +183,13 @@ class executor {
   dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg) {
     const computation_tree& t = prog->tree();
     if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
-    const block_node& root = t.node(t.root);
-    const bool is_function = root.type != no_index && t.types.node(root.type).kind == type_kind::function;
-    const bool has_param = is_function && t.types.node(root.type).has_param;
+    const run_signature sig = signature_of(t);
+    const bool has_param = sig.parameter != no_index;
     std::optional<std::size_t> clients = options_.clients;
     dynamic_value a = arg;
     if (has_param && !arg) throw argument_error("arg", "the computation takes an argument; none given");
     if (!has_param && arg) throw argument_error("arg", "the computation takes no argument");
-    const detail::typed fn{&t.types, root.type};
-    if (has_param) a = detail::check_argument(arg, fn.param(), "arg", clients);
+    if (has_param) a = detail::check_argument(arg, detail::typed{&t.types, sig.parameter}, "arg", clients);
     const std::size_t n = clients.value_or(0);
     if (n > options_.limits.max_clients)
       throw argument_error("clients", std::to_string(n) + " clients exceed run_limits::max_clients (" +
@@ -196,9 +197,9 @@ class executor {
     return in_context(n, [&](run_context& c) {
       const detail::evaluator e{prog, c};
       dynamic_value f = e.eval(t.root, {});
-      if (!is_function) return detail::with_members(f);
+      if (!sig.called) return detail::with_members(f);
       dynamic_value r = detail::call(f, has_param ? &a : nullptr, c);
-      return detail::with_members(detail::conform(r, fn.result(), n));  // (results have members)
+      return detail::with_members(detail::conform(r, detail::typed{&t.types, sig.result}, n));  // (results have members)
     });
   }
 

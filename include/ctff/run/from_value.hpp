@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "ctff/run/accepts.hpp"
-#include "ctff/run/arith.hpp"
 #include "ctff/run/convert_parts.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/value.hpp"

@@ -14,6 +14,7 @@
 #include "ctff/run/context.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/dtype.hpp"

@@ -16,11 +16,13 @@
 
 #include "ctff/run/aggregation.hpp"
 #include "ctff/run/arith.hpp"
+#include "ctff/run/call.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
 #include "ctff/run/intrinsic_steps.hpp"
 #include "ctff/run/pointwise.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/signatures.hpp"

@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "ctff/numpy/python_repr.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/json_messages.hpp"
@@ -52,8 +53,7 @@ inline void json_put_double(std::string& out, double x) {
     out += x > 0 ? "\"inf\"" : "\"-inf\"";
     return;
   }
-  // The shortest round-trip digits and their exponent, laid out as Python's repr does:
-  // positional when the decimal point falls within 16 digits of the first, else `d.ddde+XX`.
+  // The shortest round-trip digits and their exponent, laid out as Python's repr does.
   char buf[40];
   const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
   std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
@@ -62,36 +62,13 @@ inline void json_put_double(std::string& out, double x) {
     sci.remove_prefix(1);
   }
   const std::size_t e_at = sci.find('e');
-  std::string digits;
+  dragon_digits d;
   for (char c : sci.substr(0, e_at))
-    if (c != '.') digits += c;
-  int exp10 = 0;
-  std::from_chars(sci.data() + e_at + 1 + (sci[e_at + 1] == '+'), sci.data() + sci.size(), exp10);
-  const int point = exp10 + 1;  // digits before the decimal point
-  const int n = static_cast<int>(digits.size());
-  if (point <= -4 || point > 16) {
-    out += digits[0];
-    if (n > 1) {
-      out += '.';
-      out.append(digits, 1);
-    }
-    out += exp10 < 0 ? "e-" : "e+";
-    const int a = exp10 < 0 ? -exp10 : exp10;
-    if (a < 10) out += '0';
-    out += std::to_string(a);
-  } else if (point <= 0) {
-    out += "0.";
-    out.append(static_cast<std::size_t>(-point), '0');
-    out += digits;
-  } else if (n > point) {
-    out.append(digits, 0, static_cast<std::size_t>(point));
-    out += '.';
-    out.append(digits, static_cast<std::size_t>(point));
-  } else {
-    out += digits;
-    out.append(static_cast<std::size_t>(point - n), '0');
-    out += ".0";
-  }
+    if (c != '.') d.d[d.n++] = c;
+  std::from_chars(sci.data() + e_at + 1 + (sci[e_at + 1] == '+'), sci.data() + sci.size(), d.exp10);
+  small_text text;
+  put_python_digits(text, d, true);
+  out += text.view();
 }
 
 template <class I>
@@ -210,9 +187,9 @@ class json_writer {
     } else if constexpr (D == dtype::str) {
       out += nlohmann::json(x).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } else if constexpr (D == dtype::float16) {
-      json_put_double(out, json_small_float_value<5, 10>(x.bits));
+      json_put_double(out, static_cast<double>(half_to_float(x.bits)));
     } else if constexpr (D == dtype::bfloat16) {
-      json_put_double(out, json_small_float_value<8, 7>(x.bits));
+      json_put_double(out, static_cast<double>(bfloat16_to_float(x.bits)));
     } else if constexpr (std::is_floating_point_v<E>) {
       json_put_double(out, static_cast<double>(x));
     } else if constexpr (D == dtype::complex64 || D == dtype::complex128) {
@@ -234,10 +211,9 @@ class json_writer {
 
 // The JSON form of v, read as the type node `type` of `types`, on one line (see the header
 // comment). `types` holds many types as nodes and `type` indexes one: for a run of a
-// computation_tree `tree`, `types` is `tree.types` and `type` the result type, the last child of
-// the root's function type (`fn = tree.node(tree.root).type`, `tree.types.kid(fn,
-// tree.types.node(fn).kid_count - 1)`; a root that is no function: `fn` itself); for a static type
-// T, `d = describe<T>()` and `d.root`. `clients`, when given, is the number of clients: an
+// computation_tree `tree`, `types` is `tree.types` and `type` the result type,
+// `signature_of(tree).result` (run/signature.hpp); for a static type T, `d = describe<T>()` and
+// `d.root`. `clients`, when given, is the number of clients: an
 // all_equal value where the type is `{T}@CLIENTS` is written as that many copies of its member.
 // Throws execution_error for a function or placement value, or a value that does not match the
 // type. (For text for people rather than programs: to_string, run/value_print.hpp.)

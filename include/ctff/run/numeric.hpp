@@ -3,7 +3,6 @@
 // kernels do), integers that wrap, and conversions between computation types.
 #pragma once
 
-#include <bit>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -11,48 +10,10 @@
 #include <type_traits>
 
 #include "ctff/run/fault.hpp"
+#include "ctff/run/small_float.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
-
-// IEEE binary16 <-> float, rounding to nearest even.
-inline float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = std::uint32_t{h & 0x8000u} << 16;
-  const std::uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));
-  if (exp == 0) {  // zero or subnormal: man * 2^-24
-    const float f = std::ldexp(static_cast<float>(man), -24);
-    return sign ? -f : f;
-  }
-  return std::bit_cast<float>(sign | ((exp + 112) << 23) | (man << 13));
-}
-inline std::uint16_t float_to_half(float f) {
-  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  const std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-  const std::uint32_t ax = x & 0x7fffffffu;
-  if (ax >= 0x7f800000u)  // inf or NaN (NaN stays quiet NaN)
-    return static_cast<std::uint16_t>(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0u));
-  if (ax >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to inf
-  if (ax < 0x38800000u) {  // below the smallest normal half: a multiple of 2^-24
-    const float a = std::bit_cast<float>(ax);
-    const float q = std::nearbyint(a * 16777216.0f);  // exact scaling; round to nearest even
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(q));
-  }
-  const std::uint32_t man = ax & 0x7fffffu;
-  std::uint32_t h = ((((ax >> 23) - 112) << 10) | (man >> 13));
-  const std::uint32_t rest = man & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // may carry into the exponent: right
-  return static_cast<std::uint16_t>(sign | h);
-}
-inline float bfloat16_to_float(std::uint16_t b) {
-  return std::bit_cast<float>(std::uint32_t{b} << 16);
-}
-inline std::uint16_t float_to_bfloat16(float f) {
-  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
-  const std::uint32_t round = 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<std::uint16_t>((x + round) >> 16);
-}
 
 // What a dtype computes in, and the conversions between storage and computation.
 template <dtype D> struct numeric {

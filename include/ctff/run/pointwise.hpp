@@ -9,6 +9,7 @@
 #include "ctff/run/arith.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {

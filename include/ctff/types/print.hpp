@@ -2,6 +2,8 @@
 // formatted (structs broken over lines, two spaces per level).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "ctff/core/defer.hpp"
@@ -100,13 +102,6 @@ inline std::string type_text(const type_desc& d, std::uint32_t i, bool formatted
   return out;
 }
 
-// type_text cut to a readable length, for messages.
-inline std::string message_type_text(const type_desc& d, std::uint32_t i) {
-  std::string out = type_text(d, i);
-  if (out.size() > 120) out = out.substr(0, 117) + "...";
-  return out;
-}
-
 }  // namespace detail
 
 // Run-time printing of a type description (e.g. one read from a Type message).
@@ -114,4 +109,23 @@ inline std::string to_string(const type_desc& d, bool formatted = false) {
   return detail::type_text(d, d.root, formatted);
 }
 
+// The compact string of type node i of d (`{int32}@CLIENTS`; a tree's types are `t.types`). One
+// longer than max_chars (at least 3) is cut to that length, its end `...`.
+inline std::string type_string(const type_desc& d, std::uint32_t i,
+                               std::size_t max_chars = std::string::npos) {
+  std::string out = detail::type_text(d, i);
+  if (out.size() > max_chars) {
+    // (No std::max: <algorithm> would renumber the auto:N that docs/diagnostics.md quotes.)
+    out.resize(max_chars > 3 ? max_chars - 3 : 0);
+    out += "...";
+  }
+  return out;
+}
+
+namespace detail {
+
+// A type in a message: its string cut to a readable length.
+inline std::string message_type_text(const type_desc& d, std::uint32_t i) { return type_string(d, i, 120); }
+
+}  // namespace detail
 }  // namespace ctff
