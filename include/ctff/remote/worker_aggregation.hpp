@@ -101,7 +101,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
       const bool min = uri == "federated_min";
       leaf_accumulator acc(parts.front());
       for (std::size_t k = 1; k != parts.size(); ++k)
-        acc.update(parts[k], [min](tensor_data& a, const tensor_data& x) { a = extreme_of(a, x, min); });
+        acc.update(parts[k], [min](tensor_data& a, const tensor_data& x) { extreme_of(a, x, min); });
       return at(placement_kind::server, acc.result());
     }
     dynamic_value s = sum_partials(parts);
