@@ -104,7 +104,7 @@ suite() {
 
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
-# Compiler caches beside the checkout (not in it: a clean clone keeps them), so that a rerun
+# Compiler caches beside the checkout (not in it, so a fresh clone finds them), so that a rerun
 # compiles only what changed: ccache for the trees, the differential test's own object cache
 # (keyed by program, headers, compiler and flags) for its programs.
 cache_home=${CTFF_CACHE_HOME:-$(dirname "$PWD")/.ctff-cache}

@@ -161,6 +161,15 @@ tensor_data tensor_op_in(binary_op op, const tensor_data& a, const tensor_data& 
   });
 }
 
+// x[i] = x[i] op (y(i) * w), the product rounded in D first: the weighted mean's step, for a
+// member (tensor_op_into) and for a column's row (run/intrinsics.hpp).
+template <dtype D, binary_op O, class Y>
+void scaled_op_into(stored_t<D>& x, Y y, compute_t<D> w) {
+  using N = numeric<D>;
+  for (std::size_t i = 0; i != x.size(); ++i)
+    x[i] = N::store(apply_op<O>(N::load(x[i]), N::load(N::store(apply_op<binary_op::multiply>(y(i), w)))));
+}
+
 // acc = acc op b in place when b (cast to acc's dtype) has acc's shape or one element; else
 // through tensor_op. `scale`, when given, multiplies b first (rounded in acc's dtype):
 // acc + b * scale, the weighted mean's step.
@@ -192,8 +201,7 @@ inline void tensor_op_into(binary_op op, tensor_data& acc, const tensor_data& b,
             const auto y0 = scale ? N::load(N::store(apply_op<M>(y(0), w))) : y(0);
             for (std::size_t i = 0; i != x.size(); ++i) x[i] = N::store(apply_op<O>(N::load(x[i]), y0));
           } else if (scale) {
-            for (std::size_t i = 0; i != x.size(); ++i)
-              x[i] = N::store(apply_op<O>(N::load(x[i]), N::load(N::store(apply_op<M>(y(i), w)))));
+            scaled_op_into<D, O>(x, y, w);
           } else {
             for (std::size_t i = 0; i != x.size(); ++i) x[i] = N::store(apply_op<O>(N::load(x[i]), y(i)));
           }

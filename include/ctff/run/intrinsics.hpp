@@ -123,15 +123,11 @@ class intrinsic_fn final : public function_impl {
       visit_dtype(num.dt, [&](auto d) {
         constexpr dtype D = decltype(d)::value;
         if constexpr (is_floating(D) || is_complex(D)) {
-          // Each client's acc + row * weight, the product rounded in D: tensor_op_into's step.
-          using N = numeric<D>;
           auto& x = num.get<D>();
           const auto* y = col->get<D>().data();
           const std::vector<compute_t<D>> w = load_as<D>(*wcol);
           for (std::size_t row = 0; row != n; ++row, y += x.size())
-            for (std::size_t k = 0; k != x.size(); ++k)
-              x[k] = N::store(apply_op<binary_op::plus>(
-                  N::load(x[k]), N::load(N::store(apply_op<binary_op::multiply>(N::load(y[k]), w[row])))));
+            scaled_op_into<D, binary_op::plus>(x, [y](std::size_t k) { return numeric<D>::load(y[k]); }, w[row]);
           done = true;
         }
       });
