@@ -1,0 +1,5 @@
+// Deployable forms: a federated round split into the parts a deployment runs apart (TFF's
+// DistributeAggregateForm), checked, and composed back; over computation_tree, header-only.
+#pragma once
+
+#include "ctff/forms/distribute_aggregate_form.hpp"
