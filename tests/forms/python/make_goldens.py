@@ -18,6 +18,7 @@ The intermediate results are captured by wrapping, at run time, the functions fo
 """
 import argparse
 import os
+import re
 import sys
 import traceback
 
@@ -44,11 +45,16 @@ class UnboundReference(ValueError):
   pass
 
 
-def rename_preorder(proto):
-  """A copy of the Computation proto with every bound variable renamed _v1, _v2, ... in preorder."""
+def rename_preorder(proto, free_ok=False):
+  """A copy of the Computation proto with every bound variable renamed _v1, _v2, ... in preorder.
+
+  A reference with no binder is an error, unless free_ok: then each free name becomes _u1, _u2,
+  ... in the order the walk first meets it (only used for the stages of rejected rounds).
+  """
   out = pb.Computation()
   out.CopyFrom(proto)
   counter = [0]
+  free = {}
 
   def fresh():
     counter[0] += 1
@@ -57,9 +63,13 @@ def rename_preorder(proto):
   def walk(comp, scope):
     kind = comp.WhichOneof('computation')
     if kind == 'reference':
-      if comp.reference.name not in scope:
-        raise UnboundReference(comp.reference.name)
-      comp.reference.name = scope[comp.reference.name]
+      name = comp.reference.name
+      if name in scope:
+        comp.reference.name = scope[name]
+      elif free_ok:
+        comp.reference.name = free.setdefault(name, f'_u{len(free) + 1}')
+      else:
+        raise UnboundReference(name)
     elif kind == 'lambda':
       lam = getattr(comp, 'lambda')
       if lam.parameter_name:
@@ -266,15 +276,30 @@ def write_input(out, name, comp):
   write(os.path.join(out, f'{name}.type.txt'), type_of(proto))
 
 
-def where_raised(tb):
-  """The innermost frame of TFF or federated_language in the traceback: path:function."""
-  frames = traceback.extract_tb(tb)
-  for frame in reversed(frames):
+def raise_chain(tb):
+  """The frames of TFF's and federated_language's sources in the traceback, outermost first."""
+  chain = []
+  for frame in traceback.extract_tb(tb):
     path = frame.filename
     for root in ('/tensorflow_federated/', '/federated_language/'):
       if root in path:
-        return path[path.index(root) + 1:] + ': ' + frame.name
-  return frames[-1].filename + ': ' + frames[-1].name
+        chain.append(f'{path[path.index(root) + 1:]}:{frame.lineno}: {frame.name}')
+  return chain
+
+
+# TFF's generated variable names: an underscore, three lowercase letters, a number (`_var1` from
+# uniquify_reference_names, random prefixes such as `_pgl1` elsewhere).
+GENERATED_NAME = re.compile(r'\b_[a-z]{3}[0-9]+\b')
+
+
+def normalize_message(text):
+  """Replaces TFF's generated names in an error message by <n1>, <n2>, ... in order of appearance."""
+  names = {}
+
+  def sub(match):
+    return names.setdefault(match.group(0), f'<n{len(names) + 1}>')
+
+  return GENERATED_NAME.sub(sub, text)
 
 
 def convert(out, name, comp):
@@ -289,8 +314,12 @@ def convert(out, name, comp):
     write(os.path.join(out, f'{name}.{part}.binpb'), bytes_of(proto))
     write(os.path.join(out, f'{name}.{part}.compact.txt'), compact_of(proto))
     write(os.path.join(out, f'{name}.{part}.type.txt'), type_of(proto))
+  write_stages(out, name)
+
+
+def write_stages(out, name, free_ok=False):
   for label, bb in REC.stages:
-    proto = rename_preorder(bb.to_proto())
+    proto = rename_preorder(bb.to_proto(), free_ok)
     write(os.path.join(out, f'{name}.stage.{label}.compact.txt'), compact_of(proto))
 
 
@@ -302,14 +331,18 @@ def reject(out, name, comp):
   except Exception as e:  # pylint: disable=broad-except
     if isinstance(e, tff_reference.StandInReached):
       raise
-    step = REC.active[-1] if REC.active else (
-        'get_distribute_aggregate_form_for_computation itself, after '
-        + (REC.completed[-1] if REC.completed else 'no instrumented step'))
+    if REC.active:
+      step = REC.active[-1]
+    elif REC.completed:
+      step = f'get_distribute_aggregate_form_for_computation, after {REC.completed[-1]}'
+    else:
+      step = 'get_distribute_aggregate_form_for_computation, its checks before any transformation'
+    write_stages(out, name, free_ok=True)
     cls = type(e)
     text = (f'{cls.__module__}.{cls.__qualname__}\n'
-            f'message: {e}\n'
+            f'message: {normalize_message(str(e))}\n'
             f'step: {step}\n'
-            f'raised in: {where_raised(e.__traceback__)}\n')
+            'raised through:\n' + ''.join(f'  {line}\n' for line in raise_chain(e.__traceback__)))
     write(os.path.join(out, f'{name}.rejected.txt'), text)
     return
   raise AssertionError(f'{name}: TFF converted a round listed as rejected')

@@ -180,6 +180,149 @@ def secure_sum_bitwidth_literal(rounds_done, values):
   return fl.federated_map(bump, rounds_done), total
 
 
+bitwidth_fn = opaque('bitwidth', None, count_t)
+
+
+@named_round('secure_sum_bitwidth_computed', at_s(count_t), at_c(count_t))
+def secure_sum_bitwidth_computed(rounds_done, values):
+  """federated_secure_sum_bitwidth whose bitwidth is computed (an unplaced call, no argument)."""
+  total = fl.federated_secure_sum_bitwidth(values, bitwidth_fn())
+  return rounds_done, total
+
+
+pair_t = StructType([('a', TensorType(int32)), ('b', TensorType(int32))])
+
+
+@named_round('secure_sum_max_input', at_s(count_t), at_c(pair_t))
+def secure_sum_max_input(rounds_done, values):
+  """federated_secure_sum of a named pair, one max_input for both (becomes <1000,1000>)."""
+  return rounds_done, fl.federated_secure_sum(values, 1000)
+
+
+@named_round('secure_modular_sum', at_s(count_t), at_c(count_t))
+def secure_modular_sum_round(rounds_done, values):
+  """TFF's federated_secure_modular_sum, with a literal modulus."""
+  return fl.federated_map(bump, rounds_done), secure_modular_sum(values, 97)
+
+
+table_state_t = StructType([('table', TensorType(float32, [8])), ('max_key', TensorType(int32))])
+keys_t = TensorType(int32, [3])
+slice_fn = opaque('slice', StructType([TensorType(float32, [8]), TensorType(int32)]),
+                  TensorType(float32))
+reduce_selected = opaque('reduce_selected', SequenceType(TensorType(float32)),
+                         TensorType(float32))
+
+
+ab_t = StructType([('a', TensorType(int32)), ('b', TensorType(float32))])
+take_a = opaque('take_a', ab_t, TensorType(float32))
+take_b = opaque('take_b', ab_t, TensorType(float32))
+combine = opaque('combine', StructType([TensorType(float32), TensorType(float32)]),
+                 TensorType(float32))
+add_count = opaque('add_count', StructType([count_t, TensorType(float32)]), count_t)
+
+
+@named_round('zips', at_s(count_t), at_c(ab_t))
+def zips(state, data):
+  """federated_zip at the clients (two mapped values) and at the server (state and a sum)."""
+  x = fl.federated_map(take_a, data)
+  y = fl.federated_map(take_b, data)
+  combined = fl.federated_map(combine, fl.federated_zip([x, y]))
+  total = fl.federated_sum(combined)
+  new_state = fl.federated_map(add_count, fl.federated_zip([state, total]))
+  return new_state, fl.federated_zip([total, fl.federated_sum(y)])
+
+
+named_state_t = StructType([('step', count_t), ('model', model_t)])
+
+
+@named_round('named_state', at_s(named_state_t), at_c(dataset_t))
+def named_state(state, data):
+  """State <step,model> with names: broadcast of a field, a named result <state=,metrics=>."""
+  update = fl.federated_map(client_update, fl.federated_zip(
+      [fl.federated_broadcast(state.model), data]))
+  mean_delta = fl.federated_mean(update.delta, update.weight)
+  new_state = fl.federated_zip(collections.OrderedDict(
+      step=fl.federated_map(bump, state.step),
+      model=fl.federated_map(server_update, fl.federated_zip([state.model, mean_delta]))))
+  metrics = fl.federated_zip(collections.OrderedDict(
+      loss=fl.federated_mean(update.loss), clients=fl.federated_sum(
+          fl.federated_map(one, update.weight))))
+  return collections.OrderedDict(state=new_state, metrics=metrics)
+
+
+@named_round('two_aggregation_kinds', at_s(count_t), at_c(ab_t))
+def two_aggregation_kinds(state, data):
+  """A default aggregation (federated_sum) and a secure one (secure_sum_bitwidth) side by side."""
+  plain = fl.federated_sum(fl.federated_map(take_b, data))
+  secure = fl.federated_secure_sum_bitwidth(data.a, 16)
+  return state, fl.federated_zip([plain, secure])
+
+
+nested_state_t = StructType([
+    ('outer', StructType([('inner', count_t),
+                          ('pair', StructType([TensorType(float32), TensorType(float32)]))])),
+    ('flag', TensorType(np.bool_))])
+nested_data_t = StructType([StructType([('u', TensorType(float32)), ('v', count_t)]),
+                            TensorType(float32)])
+nested_client = opaque('nested_client', StructType([nested_state_t, nested_data_t]),
+                       StructType([StructType([TensorType(float32), ('w', count_t)]),
+                                   TensorType(float32)]))
+nested_server = opaque('nested_server', StructType([nested_state_t, TensorType(float32)]),
+                       nested_state_t)
+
+
+@named_round('nested_structs', at_s(nested_state_t), at_c(nested_data_t))
+def nested_structs(state, data):
+  """Nested named and unnamed structs in the state, the client data, the update and the result."""
+  out = fl.federated_map(nested_client, fl.federated_zip([fl.federated_broadcast(state), data]))
+  s = fl.federated_sum(out[0][0])
+  w = fl.federated_max(out[0].w)
+  m = fl.federated_mean(out[1])
+  new_state = fl.federated_map(nested_server, fl.federated_zip([state, m]))
+  return new_state, fl.federated_zip([[s, collections.OrderedDict(w=w)], m])
+
+
+step_t = TensorType(int32)
+client_step = opaque('client_step', StructType([model_t, step_t, dataset_t]), update_t)
+
+
+@named_round('two_broadcasts', at_s(named_state_t), at_c(dataset_t))
+def two_broadcasts(state, data):
+  """Two broadcasts (two fields of the state), one client map over both, one weighted mean."""
+  m = fl.federated_broadcast(state.model)
+  k = fl.federated_broadcast(state.step)
+  update = fl.federated_map(client_step, fl.federated_zip([m, k, data]))
+  return state, fl.federated_mean(update.loss, update.weight)
+
+
+@named_round('client_value_count', at_s(count_t), at_c(TensorType(float32)))
+def client_value_count(state, values):
+  """A count from federated_value(1, CLIENTS) (depends on no client data), and a sum."""
+  count = fl.federated_sum(fl.federated_value(np.int32(1), CLIENTS))
+  return state, fl.federated_zip([count, fl.federated_sum(values)])
+
+
+@named_round('server_only', at_s(count_t), at_c(TensorType(float32)))
+def server_only(state, values):
+  """No broadcast and no aggregation: the client data is unused."""
+  del values
+  return fl.federated_map(bump, state), state
+
+
+@named_round('broadcast_unused', at_s(model_t), at_c(TensorType(float32)))
+def broadcast_unused(model, values):
+  """A broadcast whose result no client uses; one sum."""
+  fl.federated_broadcast(model)
+  return model, fl.federated_sum(values)
+
+
+@named_round('result_unplaced', at_s(count_t), at_c(TensorType(float32)))
+def result_unplaced(state, values):
+  """X not placed (a literal)."""
+  del values
+  return state, np.int32(7)
+
+
 ROUNDS = [
     ('fedavg', 'FedAvg: broadcast, client update on the zip, two weighted means, server update '
      'by federated_map (an apply), unnamed result', fedavg),
@@ -189,6 +332,188 @@ ROUNDS = [
      'the state bumped by an apply', analytics),
     ('secure_sum_bitwidth_literal', 'federated_secure_sum_bitwidth with a literal bitwidth: the '
      'injected <> broadcast and T', secure_sum_bitwidth_literal),
+    ('secure_sum_bitwidth_computed', 'federated_secure_sum_bitwidth with a computed, unplaced '
+     'bitwidth (a call of an opaque function without parameter)', secure_sum_bitwidth_computed),
+    ('secure_sum_max_input', 'federated_secure_sum of a named pair with one max_input literal',
+     secure_sum_max_input),
+    ('secure_modular_sum', "TFF's federated_secure_modular_sum with a literal modulus",
+     secure_modular_sum_round),
+    ('zips', 'federated_zip at clients and at server; a zipped unnamed result', zips),
+    ('named_state', 'struct state with names, broadcast of a field, named result <state=,metrics=>',
+     named_state),
+    ('two_aggregation_kinds', 'federated_sum and federated_secure_sum_bitwidth together',
+     two_aggregation_kinds),
+    ('nested_structs', 'nested named/unnamed structs in state, data, update and result',
+     nested_structs),
+    ('two_broadcasts', 'two broadcasts of two state fields', two_broadcasts),
+    ('client_value_count', 'federated_value at CLIENTS (no data dependence) summed', client_value_count),
+    ('server_only', 'no broadcast, no aggregation', server_only),
+    ('broadcast_unused', 'a broadcast no client uses', broadcast_unused),
+    ('result_unplaced', 'X not placed (a literal)', result_unplaced),
 ]
 
-REJECTIONS = []
+
+# --------------------------------------------------------------------------------------------
+# Rounds TFF's conversion refuses.
+
+accumulate = opaque('accumulate', StructType([count_t, count_t]), count_t)
+merge = opaque('merge', StructType([count_t, count_t]), count_t)
+report = opaque('report', count_t, TensorType(float32))
+
+
+@named_round('aggregate', at_s(count_t), at_c(count_t))
+def aggregate_round(state, values):
+  """federated_aggregate with a literal zero and opaque accumulate, merge and report."""
+  return state, fl.federated_aggregate(values, np.int32(0), accumulate, merge, report)
+
+
+scale = opaque('scale', StructType([TensorType(float32), TensorType(float32)]),
+               TensorType(float32))
+
+
+@named_round('two_rounds', at_s(count_t), at_c(TensorType(float32)))
+def two_rounds(state, values):
+  """A broadcast of an aggregate: the clients are needed twice."""
+  total = fl.federated_sum(values)
+  scaled = fl.federated_map(scale, fl.federated_zip([fl.federated_broadcast(total), values]))
+  return state, fl.federated_sum(scaled)
+
+
+@named_round('one_parameter', at_s(count_t))
+def one_parameter(state):
+  """One (non-struct) parameter."""
+  return state, state
+
+
+@named_round('three_parameters', at_s(count_t), at_c(TensorType(float32)), at_s(count_t))
+def three_parameters(state, values, extra):
+  """Three parameters."""
+  return state, fl.federated_zip([fl.federated_sum(values), extra])
+
+
+@named_round('one_result', at_s(count_t), at_c(TensorType(float32)))
+def one_result(state, values):
+  """A result struct with one element."""
+  del values
+  return [state]
+
+
+@named_round('non_struct_result', at_s(count_t), at_c(TensorType(float32)))
+def non_struct_result(state, values):
+  """A result that is not a struct: the summed values only."""
+  del state
+  return fl.federated_sum(values)
+
+
+@named_round('state_type_changed', at_s(count_t), at_c(TensorType(float32)))
+def state_type_changed(state, values):
+  """The new state's type (float32) is not the old state's (int32)."""
+  del state
+  total = fl.federated_sum(values)
+  return total, total
+
+
+@named_round('result_at_clients', at_s(count_t), at_c(TensorType(float32)))
+def result_at_clients(state, values):
+  """X placed at the clients."""
+  return state, values
+
+
+@named_round('data_at_server', at_s(count_t), at_s(TensorType(float32)))
+def data_at_server(state, values):
+  """The second parameter placed at the server."""
+  return state, values
+
+
+@named_round('state_at_clients', at_c(count_t), at_c(TensorType(float32)))
+def state_at_clients(state, values):
+  """The first parameter placed at the clients."""
+  return fl.federated_sum(state), fl.federated_sum(values)
+
+
+select_t = StructType([('table', TensorType(float32, [8])), ('max_key', TensorType(int32)),
+                       ('keys', keys_t)])
+
+
+@named_round('select_keys_from_clients', at_s(table_state_t), at_c(keys_t))
+def select_keys_from_clients(state, keys):
+  """federated_select with the clients' own keys (from the client data)."""
+  selected = fl.federated_select(keys, state.max_key, state.table, slice_fn)
+  return state, fl.federated_sum(fl.federated_map(reduce_selected, selected))
+
+
+@named_round('secure_select_keys_from_clients', at_s(table_state_t), at_c(keys_t))
+def secure_select_keys_from_clients(state, keys):
+  """federated_secure_select with the clients' own keys, then a mean."""
+  selected = fl.federated_secure_select(keys, state.max_key, state.table, slice_fn)
+  return state, fl.federated_mean(fl.federated_map(reduce_selected, selected))
+
+
+@named_round('select_keys_broadcast', at_s(select_t), at_c(TensorType(float32)))
+def select_keys_broadcast(state, values):
+  """federated_select with keys broadcast from the server state."""
+  del values
+  keys = fl.federated_broadcast(state.keys)
+  selected = fl.federated_select(keys, state.max_key, state.table, slice_fn)
+  return state, fl.federated_sum(fl.federated_map(reduce_selected, selected))
+
+
+@named_round('select_keys_constant', at_s(table_state_t), at_c(TensorType(float32)))
+def select_keys_constant(state, values):
+  """federated_select with keys from federated_value(literal, CLIENTS)."""
+  del values
+  keys = fl.federated_value(np.array([0, 1, 2], np.int32), CLIENTS)
+  selected = fl.federated_select(keys, state.max_key, state.table, slice_fn)
+  return state, fl.federated_sum(fl.federated_map(reduce_selected, selected))
+
+
+def _not_a_lambda():
+  """A Block whose result is the round's lambda: the right type, but not a Lambda."""
+  body = building_blocks.Block([], fedavg.to_building_block())
+  return fl.framework.ConcreteComputation.from_building_block(body)
+
+
+not_a_lambda = _not_a_lambda()
+
+
+@named_round('aggregation_arg_placed_inside', at_s(count_t), at_c(count_t))
+def aggregation_arg_placed_inside(state, values):
+  """federated_secure_sum_bitwidth whose bitwidth is an unplaced struct holding a server value.
+
+  Built by hand (federated_language's own function refuses such a bitwidth): the intrinsic's
+  type is (<{int32}@CLIENTS,<int32@SERVER>> -> int32@SERVER).
+  """
+  bitwidth = building_blocks.Struct([state.comp])
+  fn_type = computation_types.FunctionType(
+      [values.type_signature, bitwidth.type_signature], at_s(count_t))
+  call = building_blocks.Call(
+      building_blocks.Intrinsic('federated_secure_sum_bitwidth', fn_type),
+      building_blocks.Struct([values.comp, bitwidth]))
+  total = value_impl.Value(fl_intrinsics._bind_comp_as_reference(call))  # pylint: disable=protected-access
+  return state, total
+
+
+REJECTIONS = [
+    ('aggregate', 'federated_aggregate (zero literal, opaque accumulate/merge/report)',
+     aggregate_round),
+    ('two_rounds', 'a broadcast that depends on an aggregate', two_rounds),
+    ('one_parameter', 'one parameter (not a struct)', one_parameter),
+    ('three_parameters', 'three parameters', three_parameters),
+    ('one_result', 'a result struct of one element', one_result),
+    ('non_struct_result', 'a result that is not a struct', non_struct_result),
+    ('state_type_changed', 'new state type differs from the state parameter', state_type_changed),
+    ('result_at_clients', 'X placed at CLIENTS', result_at_clients),
+    ('data_at_server', 'client data parameter placed at SERVER', data_at_server),
+    ('state_at_clients', 'state parameter placed at CLIENTS', state_at_clients),
+    ('select_keys_from_clients', 'federated_select, keys from the client data',
+     select_keys_from_clients),
+    ('secure_select_keys_from_clients', 'federated_secure_select, keys from the client data',
+     secure_select_keys_from_clients),
+    ('select_keys_broadcast', 'federated_select, keys broadcast from the state',
+     select_keys_broadcast),
+    ('select_keys_constant', 'federated_select, keys from federated_value at CLIENTS',
+     select_keys_constant),
+    ('not_a_lambda', 'a round-typed Block, not a Lambda', not_a_lambda),
+    ('aggregation_arg_placed_inside', 'an unplaced aggregation argument containing a placed value',
+     aggregation_arg_placed_inside),
+]
