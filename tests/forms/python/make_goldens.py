@@ -11,7 +11,8 @@ For each round NAME that TFF converts, it writes (see ../goldens/README.md):
   NAME.P.binpb, NAME.P.compact.txt, NAME.P.type.txt    each part P of the form, renamed in preorder
   NAME.summary.txt                                     the form's summary lines
   NAME.stage.NN-what.compact.txt                       the conversion's intermediate results
-For each round TFF refuses: NAME.binpb, NAME.compact.txt, NAME.type.txt, NAME.rejected.txt.
+For each round TFF refuses: NAME.binpb, NAME.compact.txt, NAME.type.txt, NAME.rejected.txt (and
+the stages reached). index.tsv lists the rounds: name, converted or `rejected: <exception>`, what.
 
 The intermediate results are captured by wrapping, at run time, the functions form_utils.py calls
 (through proxies of the modules it refers to); TFF's files are not changed.
@@ -344,7 +345,7 @@ def reject(out, name, comp):
             f'step: {step}\n'
             'raised through:\n' + ''.join(f'  {line}\n' for line in raise_chain(e.__traceback__)))
     write(os.path.join(out, f'{name}.rejected.txt'), text)
-    return
+    return cls.__name__
   raise AssertionError(f'{name}: TFF converted a round listed as rejected')
 
 
@@ -355,14 +356,19 @@ def main():
   args = parser.parse_args()
   os.makedirs(args.out, exist_ok=True)
   install_instrumentation()
-  for name, _, comp in rounds.ROUNDS:
+  index = ['name\tTFF\twhat']
+  for name, what, comp in rounds.ROUNDS:
     if not args.only or name in args.only:
       convert(args.out, name, comp)
       print('converted', name)
-  for name, _, comp in rounds.REJECTIONS:
+      index.append(f'{name}\tconverted\t{what}')
+  for name, what, comp in rounds.REJECTIONS:
     if not args.only or name in args.only:
-      reject(args.out, name, comp)
+      error = reject(args.out, name, comp)
       print('rejected ', name)
+      index.append(f'{name}\trejected: {error}\t{what}')
+  if not args.only:
+    write(os.path.join(args.out, 'index.tsv'), '\n'.join(index))
   if tff_reference.STAND_IN_READS:
     print('stand-ins reached:', tff_reference.STAND_IN_READS)
     sys.exit(1)

@@ -323,6 +323,39 @@ def result_unplaced(state, values):
   return state, np.int32(7)
 
 
+@named_round('empty_state', at_s(StructType([])), at_c(TensorType(float32)))
+def empty_state(state, values):
+  """The state is the empty struct (TFF's advice for a round without state)."""
+  return state, fl.federated_sum(values)
+
+
+probe = opaque('probe', model_t, TensorType(float32))
+
+
+@named_round('broadcast_only_clients', at_s(model_t), at_c(TensorType(float32)))
+def broadcast_only_clients(model, values):
+  """The clients compute from the broadcast alone (their data is unused), then a mean."""
+  del values
+  return model, fl.federated_mean(fl.federated_map(probe, fl.federated_broadcast(model)))
+
+
+@named_round('struct_bitwidth', at_s(count_t), at_c(pair_t))
+def struct_bitwidth(state, values):
+  """federated_secure_sum_bitwidth of a named pair with a named struct of bitwidths."""
+  return state, fl.federated_secure_sum_bitwidth(
+      values, collections.OrderedDict(a=np.int32(4), b=np.int32(12)))
+
+
+noise = opaque('noise', None, TensorType(float32))
+
+
+@named_round('federated_eval_clients', at_s(count_t), at_c(TensorType(float32)))
+def federated_eval_clients(state, values):
+  """federated_eval of a no-parameter function at the clients, zipped with the data, summed."""
+  n = fl.federated_eval(noise, CLIENTS)
+  return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([n, values])))
+
+
 ROUNDS = [
     ('fedavg', 'FedAvg: broadcast, client update on the zip, two weighted means, server update '
      'by federated_map (an apply), unnamed result', fedavg),
@@ -350,6 +383,12 @@ ROUNDS = [
     ('server_only', 'no broadcast, no aggregation', server_only),
     ('broadcast_unused', 'a broadcast no client uses', broadcast_unused),
     ('result_unplaced', 'X not placed (a literal)', result_unplaced),
+    ('empty_state', 'state is <>@SERVER', empty_state),
+    ('broadcast_only_clients', 'clients compute from the broadcast only; a mean',
+     broadcast_only_clients),
+    ('struct_bitwidth', 'federated_secure_sum_bitwidth with a named struct of bitwidths',
+     struct_bitwidth),
+    ('federated_eval_clients', 'federated_eval at CLIENTS zipped with the data', federated_eval_clients),
 ]
 
 
