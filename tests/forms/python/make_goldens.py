@@ -249,7 +249,6 @@ def install_instrumentation():
           'divisive_force_align_and_split_by_intrinsics',
           tr.divisive_force_align_and_split_by_intrinsics,
           on_args=_on_split_args, on_result=_on_split),
-      to_call_dominant=tr.to_call_dominant,
   )
   form_utils._replace_lambda_body_with_call_dominant_form = wrapped(  # pylint: disable=protected-access
       '_replace_lambda_body_with_call_dominant_form',

@@ -61,8 +61,9 @@ _STAND_IN_MODULES = [
     'tensorflow_federated.python.core.environments.tensorflow_backend.tensorflow_computation_factory',
 ]
 
-# Every attribute read from a stand-in module, in order (to report whether any was reached).
-STAND_IN_READS = []
+# Every attribute read from a stand-in module or from the tensorflow stand-in (other than
+# compat.v1.ConfigProto), in order: make_goldens.py fails if any was reached.
+STAND_IN_READS = tensorflow.READS
 
 
 def _install():

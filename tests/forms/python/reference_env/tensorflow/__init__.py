@@ -39,6 +39,12 @@ class ConfigProto(_Bag):
 
 compat = types.SimpleNamespace(v1=types.SimpleNamespace(ConfigProto=ConfigProto))
 
+# Every other attribute read from this module, in order (tff_reference reports them).
+READS = []
+
 
 def __getattr__(name):
+  if name.startswith('__'):
+    raise AttributeError(name)
+  READS.append(f'tensorflow.{name}')
   raise StandInReached(f'tensorflow stand-in: tensorflow.{name} is not available')
