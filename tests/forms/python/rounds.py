@@ -356,7 +356,20 @@ def federated_eval_clients(state, values):
   return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([n, values])))
 
 
+def from_bytes(filename):
+  """A round read from serialized Computation bytes in inputs/ (made elsewhere, e.g. by ctff)."""
+  import os  # pylint: disable=g-import-not-at-top
+  with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'inputs', filename),
+            'rb') as f:
+    proto = pb.Computation.FromString(f.read())
+  return fl.framework.ConcreteComputation(
+      computation_proto=proto, context_stack=fl.framework.get_context_stack())
+
+
 ROUNDS = [
+    ('ctff_fedavg_round', 'the FedAvg round of examples/fedavg_round.hpp as ctff traces it '
+     '(inputs/ctff_fedavg_round.binpb, a copy of /fedavg_round.binpb): state unused after the '
+     'broadcast, named result <model=,loss=>', from_bytes('ctff_fedavg_round.binpb')),
     ('fedavg', 'FedAvg: broadcast, client update on the zip, two weighted means, server update '
      'by federated_map (an apply), unnamed result', fedavg),
     ('fedeval', 'federated evaluation: broadcast, map, mean, sum, max; state returned unchanged; '
