@@ -356,6 +356,58 @@ def federated_eval_clients(state, values):
   return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([n, values])))
 
 
+f1 = opaque('f1', TensorType(float32), TensorType(float32))
+f2 = opaque('f2', TensorType(float32), TensorType(int32))
+
+
+@named_round('local_fn', TensorType(float32))
+def local_fn(x):
+  a = f1(x)
+  return collections.OrderedDict(a=a, b=f2(a))
+
+
+@named_round('summarize', at_c(TensorType(float32)))
+def summarize(v):
+  return fl.federated_sum(v), fl.federated_max(v)
+
+
+@named_round('composed_functions', at_s(count_t), at_c(TensorType(float32)))
+def composed_functions(state, values):
+  """A client function that is a traced lambda with a Block (not opaque), and a federated helper
+  computation called inside the round (a Call of a Lambda that call-dominant form inlines)."""
+  out = fl.federated_map(local_fn, values)
+  s, m = summarize(out.a)
+  return state, fl.federated_zip([s, m, fl.federated_sum(out.b)])
+
+
+@named_round('noise_fn')
+def noise_fn():
+  return noise()
+
+
+@named_round('no_parameter_lambda', at_s(count_t), at_c(TensorType(float32)))
+def no_parameter_lambda(state, values):
+  """federated_eval of a traced no-parameter computation: a Lambda without parameter stays in
+  client_work (it binds nothing in the renaming)."""
+  n = fl.federated_eval(noise_fn, CLIENTS)
+  return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([n, values])))
+
+
+@named_round('inner_round', at_s(model_t), at_c(dataset_t))
+def inner_round(model, data):
+  u = fl.federated_map(client_update, fl.federated_zip([fl.federated_broadcast(model), data]))
+  return fl.federated_mean(u.delta, u.weight)
+
+
+@named_round('nested_federated_call', at_s(model_t), at_c(dataset_t))
+def nested_federated_call(model, data):
+  """A federated computation (broadcast, map, weighted mean) called inside the round, and a second
+  broadcast of the same model outside it."""
+  mean = inner_round(model, data)
+  probed = fl.federated_sum(fl.federated_map(probe, fl.federated_broadcast(model)))
+  return fl.federated_map(server_update, fl.federated_zip([model, mean])), probed
+
+
 def from_bytes(filename):
   """A round read from serialized Computation bytes in inputs/ (made elsewhere, e.g. by ctff)."""
   import os  # pylint: disable=g-import-not-at-top
@@ -402,6 +454,11 @@ ROUNDS = [
     ('struct_bitwidth', 'federated_secure_sum_bitwidth with a named struct of bitwidths',
      struct_bitwidth),
     ('federated_eval_clients', 'federated_eval at CLIENTS zipped with the data', federated_eval_clients),
+    ('composed_functions', 'a traced (non-opaque) client function with a Block; a federated helper '
+     'called inside the round', composed_functions),
+    ('no_parameter_lambda', 'federated_eval of a traced no-parameter Lambda', no_parameter_lambda),
+    ('nested_federated_call', 'a federated computation with a broadcast called inside the round, '
+     'and a second broadcast of the same value', nested_federated_call),
 ]
 
 
