@@ -408,6 +408,22 @@ def nested_federated_call(model, data):
   return fl.federated_map(server_update, fl.federated_zip([model, mean])), probed
 
 
+
+@named_round('server_values', at_s(count_t), at_c(TensorType(float32)))
+def server_values(state, values):
+  """federated_value and federated_eval at SERVER in X: computed in server_result."""
+  return state, fl.federated_zip([fl.federated_sum(values),
+                                  fl.federated_value(np.int32(3), SERVER),
+                                  fl.federated_eval(noise, SERVER)])
+
+
+@named_round('broadcast_constant', at_s(count_t), at_c(TensorType(float32)))
+def broadcast_constant(state, values):
+  """A broadcast of federated_value(2.0, SERVER): the constant is made in server_prepare."""
+  k = fl.federated_broadcast(fl.federated_value(np.float32(2), SERVER))
+  return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([k, values])))
+
+
 def from_bytes(filename):
   """A round read from serialized Computation bytes in inputs/ (made elsewhere, e.g. by ctff)."""
   import os  # pylint: disable=g-import-not-at-top
@@ -459,6 +475,8 @@ ROUNDS = [
     ('no_parameter_lambda', 'federated_eval of a traced no-parameter Lambda', no_parameter_lambda),
     ('nested_federated_call', 'a federated computation with a broadcast called inside the round, '
      'and a second broadcast of the same value', nested_federated_call),
+    ('server_values', 'federated_value and federated_eval at SERVER in X', server_values),
+    ('broadcast_constant', 'a broadcast of federated_value at SERVER', broadcast_constant),
 ]
 
 
