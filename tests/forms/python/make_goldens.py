@@ -14,6 +14,10 @@ For each round NAME that TFF converts, it writes (see ../goldens/README.md):
 For each round TFF refuses: NAME.binpb, NAME.compact.txt, NAME.type.txt, NAME.rejected.txt (and
 the stages reached). index.tsv lists the rounds: name, converted or `rejected: <exception>`, what.
 
+protobuf's C++ runtime may log `Proto type 'tensorflow.GraphDef' not found` (INFO, on stderr) when
+federated_language compares two equal opaque functions (their Any payload cannot be unpacked
+here); it changes nothing.
+
 The intermediate results are captured by wrapping, at run time, the functions form_utils.py calls
 (through proxies of the modules it refers to); TFF's files are not changed.
 """

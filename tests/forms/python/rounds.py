@@ -424,6 +424,71 @@ def broadcast_constant(state, values):
   return state, fl.federated_sum(fl.federated_map(combine, fl.federated_zip([k, values])))
 
 
+
+@named_round('fedavg_secure_count', at_s(model_t), at_c(dataset_t))
+def fedavg_secure_count(model, data):
+  """FedAvg plus a secure count (secure_sum_bitwidth, literal bitwidth): a real broadcast and the
+  injected one side by side (B is <model,<>>)."""
+  u = fl.federated_map(client_update, fl.federated_zip([fl.federated_broadcast(model), data]))
+  count = fl.federated_secure_sum_bitwidth(fl.federated_map(one, u.weight), 8)
+  mean = fl.federated_mean(u.delta, u.weight)
+  return fl.federated_map(server_update, fl.federated_zip([model, mean])), count
+
+
+@named_round('three_secure_args', at_s(count_t), at_c(pair_t))
+def three_secure_args(state, values):
+  """Three secure aggregations with a literal, a computed and a struct argument: TFF zips all three
+  at the server for its injected broadcast."""
+  s1 = fl.federated_secure_sum_bitwidth(values.a, 8)
+  s2 = secure_modular_sum(values.b, bitwidth_fn())
+  s3 = fl.federated_secure_sum(values, 100)
+  return state, fl.federated_zip([s1, s2, s3])
+
+
+g1 = opaque('g1', TensorType(float32), TensorType(float32))
+
+
+@named_round('inner_local', TensorType(float32))
+def inner_local(x):
+  return g1(g1(x))
+
+
+@named_round('outer_local', TensorType(float32))
+def outer_local(x):
+  return collections.OrderedDict(p=inner_local(x), q=inner_local(f1(x)))
+
+
+@named_round('nested_local_calls', at_s(count_t), at_c(TensorType(float32)))
+def nested_local_calls(state, values):
+  """A traced client function calling another traced function twice: call-dominant form inlines
+  the calls inside the mapped Lambda into one flat Block."""
+  return state, fl.federated_sum(fl.federated_map(outer_local, values))
+
+
+consume_t = StructType([('m', model_t), ('inner', StructType([TensorType(float32), ab_t]))])
+consume = opaque('consume', consume_t, TensorType(float32))
+
+
+@named_round('nested_client_zip', at_s(model_t), at_c(ab_t))
+def nested_client_zip(model, data):
+  """federated_zip at the clients of a nested named struct <m=broadcast, inner=<mapped, data>>."""
+  m = fl.federated_broadcast(model)
+  x = fl.federated_map(take_a, data)
+  z = fl.federated_zip(collections.OrderedDict(m=m, inner=[x, data]))
+  return model, fl.federated_sum(fl.federated_map(consume, z))
+
+
+@named_round('seq_total', SequenceType(TensorType(float32)))
+def seq_total(ds):
+  return fl.sequence_sum(ds)
+
+
+@named_round('sequence_sum_at_clients', at_s(count_t), at_c(SequenceType(TensorType(float32))))
+def sequence_sum_at_clients(state, data):
+  """A client function using the sequence_sum intrinsic on each client's dataset, then a mean."""
+  return state, fl.federated_mean(fl.federated_map(seq_total, data))
+
+
 def from_bytes(filename):
   """A round read from serialized Computation bytes in inputs/ (made elsewhere, e.g. by ctff)."""
   import os  # pylint: disable=g-import-not-at-top
@@ -477,6 +542,15 @@ ROUNDS = [
      'and a second broadcast of the same value', nested_federated_call),
     ('server_values', 'federated_value and federated_eval at SERVER in X', server_values),
     ('broadcast_constant', 'a broadcast of federated_value at SERVER', broadcast_constant),
+    ('fedavg_secure_count', 'FedAvg with a secure count: a real and the injected broadcast',
+     fedavg_secure_count),
+    ('three_secure_args', 'three secure aggregations (literal, computed, struct arguments)',
+     three_secure_args),
+    ('nested_local_calls', 'a traced client function calling a traced function twice',
+     nested_local_calls),
+    ('nested_client_zip', 'federated_zip at the clients of a nested named struct', nested_client_zip),
+    ('sequence_sum_at_clients', 'sequence_sum inside the mapped client function',
+     sequence_sum_at_clients),
 ]
 
 
