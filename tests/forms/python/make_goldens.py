@@ -13,6 +13,7 @@ For each round NAME that TFF converts, it writes (see ../goldens/README.md):
   NAME.stage.NN-what.compact.txt                       the conversion's intermediate results
 For each round TFF refuses: NAME.binpb, NAME.compact.txt, NAME.type.txt, NAME.rejected.txt (and
 the stages reached). index.tsv lists the rounds: name, converted or `rejected: <exception>`, what.
+differential.tsv: TFF's verdict on each Python-made program of tests/differential/python/.
 
 protobuf's C++ runtime may log `Proto type 'tensorflow.GraphDef' not found` (INFO, on stderr) when
 federated_language compares two equal opaque functions (their Any payload cannot be unpacked
@@ -352,6 +353,38 @@ def reject(out, name, comp):
   raise AssertionError(f'{name}: TFF converted a round listed as rejected')
 
 
+DIFFERENTIAL = os.path.join(HERE, '..', '..', 'differential', 'python')
+
+
+def differential(out):
+  """TFF's verdict on every Python-made program of the differential tests (tests/differential/
+  python/*.jsonl): differential.tsv, one line per program (file, seed, converted or the exception
+  class, the step, the first line of the message with generated names normalized)."""
+  import json  # pylint: disable=g-import-not-at-top
+  lines = ['file\tseed\tTFF\tstep\tmessage']
+  for filename in ('depth2.jsonl', 'depth3.jsonl', 'bucket.jsonl'):
+    with open(os.path.join(DIFFERENTIAL, filename)) as f:
+      for line in f:
+        record = json.loads(line)
+        if 'hex' not in record:
+          continue
+        proto = pb.Computation.FromString(bytes.fromhex(record['hex']))
+        comp = fl.framework.ConcreteComputation.from_proto(proto)
+        REC.reset()
+        try:
+          form_utils.get_distribute_aggregate_form_for_computation(comp)
+          verdict, step, message = 'converted', '-', '-'
+        except Exception as e:  # pylint: disable=broad-except
+          if isinstance(e, tff_reference.StandInReached):
+            raise
+          verdict = type(e).__name__
+          step = REC.active[-1] if REC.active else (
+              f'after {REC.completed[-1]}' if REC.completed else 'checks before any transformation')
+          message = normalize_message(str(e)).split('\n')[0]
+        lines.append(f'{filename}\t{record["seed"]}\t{verdict}\t{step}\t{message}')
+  write(os.path.join(out, 'differential.tsv'), '\n'.join(lines))
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument('--out', default=os.path.join(HERE, '..', 'goldens'))
@@ -372,6 +405,7 @@ def main():
       index.append(f'{name}\trejected: {error}\t{what}')
   if not args.only:
     write(os.path.join(args.out, 'index.tsv'), '\n'.join(index))
+    differential(args.out)
   if tff_reference.STAND_IN_READS:
     print('stand-ins reached:', tff_reference.STAND_IN_READS)
     sys.exit(1)
