@@ -268,7 +268,11 @@ def install_instrumentation():
 # Output.
 
 
+WRITTEN = set()
+
+
 def write(path, data):
+  WRITTEN.add(os.path.abspath(path))
   mode = 'wb' if isinstance(data, bytes) else 'w'
   with open(path, mode) as f:
     f.write(data if isinstance(data, bytes) or data.endswith('\n') else data + '\n')
@@ -406,6 +410,11 @@ def main():
   if not args.only:
     write(os.path.join(args.out, 'index.tsv'), '\n'.join(index))
     differential(args.out)
+    for entry in sorted(os.listdir(args.out)):  # files of rounds no longer listed
+      path = os.path.abspath(os.path.join(args.out, entry))
+      if entry != 'README.md' and os.path.isfile(path) and path not in WRITTEN:
+        os.remove(path)
+        print('removed', entry)
   if tff_reference.STAND_IN_READS:
     print('stand-ins reached:', tff_reference.STAND_IN_READS)
     sys.exit(1)
