@@ -19,6 +19,8 @@ protobuf's C++ runtime may log `Proto type 'tensorflow.GraphDef' not found` (INF
 federated_language compares two equal opaque functions (their Any payload cannot be unpacked
 here); it changes nothing.
 
+A full run (no --only) also removes the files of rounds no longer listed (README.md is kept).
+
 The intermediate results are captured by wrapping, at run time, the functions form_utils.py calls
 (through proxies of the modules it refers to); TFF's files are not changed.
 """
