@@ -86,6 +86,12 @@ class form_context {
  public:
   type_desc types;
   int depth = 0;
+  // Called with each intermediate result of the conversion, named as the goldens' stages
+  // (`01-call_dominant`, ...; tests/forms/goldens/README.md), when set.
+  std::function<void(const char*, const bb&)> on_stage;
+  void stage(const char* name, const bb& n) const {
+    if (on_stage) on_stage(name, n);
+  }
 
   explicit form_context(type_desc t = {}) : types(std::move(t)) {}
 

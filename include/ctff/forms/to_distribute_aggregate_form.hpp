@@ -263,7 +263,9 @@ inline daf_blocks split_round(form_context& c, const bb& round) {
   bb comp = to_call_dominant(c, round);
   if (comp->kind != block_kind::lambda)
     throw form_error("round_lambda", "", "the round's call-dominant form is not a lambda");
+  c.stage("01-call_dominant", comp);
   comp = uniquify_names(c, comp);
+  c.stage("02-uniquified", comp);
   check_broadcast_not_dependent_on_aggregate(c, comp);
 
   const std::vector<bb> needed = server_side_aggregation_args(c, comp);
@@ -280,23 +282,35 @@ inline daf_blocks split_round(form_context& c, const bb& round) {
     auto results = items_of_struct(comp->a->a, "the round's result");
     results.push_back({std::string(), c.reference("injected_broadcast_ref", bcast->type)});
     comp = c.lambda(comp->text, comp->param_type, c.block(locals, c.struct_(results)));
+    c.stage("03-injected_broadcast", comp);
   }
 
   auto first = split_by_intrinsics(c, comp, broadcast_uris(), {{0}}, {}, {{1}});
+  c.stage("04-split1_before", first.before);
+  c.stage("05-split1_intrinsic", first.intrinsic);
+  c.stage("06-split1_after", first.after);
   daf_blocks out;
   out.server_prepare = unnest_lambda_parameter(c, first.before);
+  c.stage("07-unnested_server_prepare", out.server_prepare);
   out.server_to_client_broadcast = unnest_lambda_parameter(c, first.intrinsic);
+  c.stage("08-unnested_server_to_client_broadcast", out.server_to_client_broadcast);
   bb after = first.after;
   if (injected) {
     auto results = items_of_struct(after->a->a, "the part after the broadcast's result");
     if (results.empty()) throw form_error("internal", "", "the injected broadcast's result is missing");
     results.pop_back();
     after = c.lambda(after->text, after->param_type, c.block(after->a->elems, c.struct_(results)));
+    c.stage("09-split2_input_without_injected_result", after);
   }
   auto second = split_by_intrinsics(c, after, aggregation_uris(), {{0}, {1}}, {{2}}, {{2}});
+  c.stage("10-split2_before", second.before);
+  c.stage("11-split2_intrinsic", second.intrinsic);
+  c.stage("12-split2_after", second.after);
   out.client_work = select_output_from_lambda(c, second.before, 0);
+  c.stage("13-client_work_selected_output", out.client_work);
   out.client_to_server_aggregation = second.intrinsic;
   out.server_result = as_function_of_some_subparameters(c, second.after, {{0}, {1}});
+  c.stage("14-server_result_of_some_subparameters", out.server_result);
   check_form_like_tff(c, t, out);
   return out;
 }
@@ -359,6 +373,8 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
       };
       if (l.value->b) flatten(l.value->b);
       for (const auto& a : flat) {
+        // The extension: federated_aggregate's functions are part of the aggregation.
+        if (l.value->a->text == "federated_aggregate" && c.is_function(a->type)) continue;
         if (a->kind != block_kind::literal && a->kind != block_kind::selection)
           throw form_error("intrinsic_arguments", label,
                            "an argument of " + l.value->a->text + " is neither a selection nor a literal");
@@ -426,10 +442,9 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
 
 }  // namespace detail
 
-// The round split into its five parts (see the top of this header); throws ctff::form_error
-// naming the rule when it cannot be split, or when the tree is not a valid typed computation
-// (`valid_computation`, with the checker's first error).
-inline distribute_aggregate_form to_distribute_aggregate_form(const computation_tree& round) {
+namespace detail {
+// The tree checked and split, in a context made from its types (form_context c(round.types)).
+inline daf_blocks split_tree(form_context& c, const computation_tree& round) {
   if (round.root == no_index || round.root >= round.nodes.size())
     throw form_error("valid_computation", "", "an empty computation");
   // (TFF's own backend registers federated_secure_modular_sum, which federated_language and so
@@ -437,9 +452,16 @@ inline distribute_aggregate_form to_distribute_aggregate_form(const computation_
   for (const auto& e : check(round))
     if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos)
       throw form_error("valid_computation", e.path, e.problem);
+  return split_round(c, from_tree(c, round));
+}
+}  // namespace detail
+
+// The round split into its five parts (see the top of this header); throws ctff::form_error
+// naming the rule when it cannot be split, or when the tree is not a valid typed computation
+// (`valid_computation`, with the checker's first error).
+inline distribute_aggregate_form to_distribute_aggregate_form(const computation_tree& round) {
   detail::form_context c(round.types);
-  const detail::bb root = detail::from_tree(c, round);
-  const detail::daf_blocks parts = detail::split_round(c, root);
+  const detail::daf_blocks parts = detail::split_tree(c, round);
   distribute_aggregate_form f;
   f.server_prepare = detail::to_tree(c, parts.server_prepare);
   f.server_to_client_broadcast = detail::to_tree(c, parts.server_to_client_broadcast);
