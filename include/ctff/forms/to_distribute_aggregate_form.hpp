@@ -244,7 +244,9 @@ struct daf_blocks {
 
 inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const daf_blocks& f);
 
-inline daf_blocks split_round(form_context& c, const bb& round) {
+// `round_type`: the round's type as its Computation states it, which TFF's last checks compare
+// the parts with (no_index: the type its building blocks make, which the first checks use).
+inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t round_type = no_index) {
   const std::uint32_t t = round->type;
   if (!c.is_function(t)) throw form_error("round_type", "", "the round is not a function");
   const std::uint32_t p = c.param_of(t);
@@ -311,7 +313,11 @@ inline daf_blocks split_round(form_context& c, const bb& round) {
   out.client_to_server_aggregation = second.intrinsic;
   out.server_result = as_function_of_some_subparameters(c, second.after, {{0}, {1}});
   c.stage("14-server_result_of_some_subparameters", out.server_result);
-  check_form_like_tff(c, t, out);
+  const std::uint32_t stated = round_type == no_index ? t : round_type;
+  if (!c.is_function(stated) || !c.is_struct(c.result_of(stated)) || c.size_of(c.result_of(stated)) != 2 ||
+      c.param_of(stated) == no_index || !c.is_struct(c.param_of(stated)) || c.size_of(c.param_of(stated)) != 2)
+    throw form_error("round_type", "", "the round's stated type is not that of a round");
+  check_form_like_tff(c, stated, out);
   return out;
 }
 
@@ -452,7 +458,7 @@ inline daf_blocks split_tree(form_context& c, const computation_tree& round) {
   for (const auto& e : check(round))
     if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos)
       throw form_error("valid_computation", e.path, e.problem);
-  return split_round(c, from_tree(c, round));
+  return split_round(c, from_tree(c, round), round.nodes[round.root].type);
 }
 }  // namespace detail
 
