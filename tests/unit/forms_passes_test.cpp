@@ -84,6 +84,11 @@ TEST_CASE("forms: rename_variables_in_preorder numbers binders in preorder, one 
   bb noparam = c.lambda("", ctff::no_index, c.struct_({{"", c.reference("free", f.i32)}, {"", lam}}));
   CHECK(f.renamed(noparam) ==
         "( -> <free,(_v1 -> (let _v2=(_v3 -> _v3)(_v1[0]),_v4=_v2,_v5=<_v4> in _v5))>)");
+  // or numbered on request, each free name once
+  bb two_free = c.unnamed_struct({c.reference("free", f.i32), c.reference("other", f.i32),
+                                  c.reference("free", f.i32), noparam});
+  CHECK(ctff::compact(ctff::rename_variables_in_preorder(ctff::detail::to_tree(c, two_free), true)) ==
+        "<_u1,_u2,_u1,( -> <_u1,(_v1 -> (let _v2=(_v3 -> _v3)(_v1[0]),_v4=_v2,_v5=<_v4> in _v5))>)>");
   // a golden round: its own names become _vN, everything else the same bytes
   const auto round = ctff::read_computation(read_golden("fedavg.binpb"));
   const auto r = ctff::rename_variables_in_preorder(round);

@@ -5,7 +5,8 @@
 // Lambda (none for a Lambda without one), a Block local when the walk reaches it, before its
 // value. References take the new name of the binder they refer to by the usual scoping (a local
 // is visible in the later locals and the result, not in its own value); free references are
-// left as they are. Nothing else changes, so two computations that differ only in the names of
+// left as they are, or, when asked, named `_u1`, `_u2`, ... in the order the walk first meets
+// each free name (the goldens' rule for the stages TFF left with dangling references). Nothing else changes, so two computations that differ only in the names of
 // their variables come out byte for byte the same (TFF names its variables at random).
 #pragma once
 
@@ -23,7 +24,7 @@ namespace detail {
 
 class preorder_renamer {
  public:
-  explicit preorder_renamer(computation_tree& t) : t_(t) {}
+  preorder_renamer(computation_tree& t, bool number_free) : t_(t), number_free_(number_free) {}
 
   void run() {
     if (t_.root != no_index && t_.root < t_.nodes.size()) walk(t_.root, 0);
@@ -45,8 +46,20 @@ class preorder_renamer {
           if (it->first == name) {
             t_.nodes[i].text_off = it->second.first;
             t_.nodes[i].text_len = it->second.second;
-            break;
+            return;
           }
+        if (!number_free_) return;
+        for (const auto& [old, fresh] : free_)
+          if (old == name) {
+            t_.nodes[i].text_off = fresh.first;
+            t_.nodes[i].text_len = fresh.second;
+            return;
+          }
+        const std::string fresh = "_u" + std::to_string(free_.size() + 1);
+        free_.emplace_back(name, std::make_pair(tree_access::pool(t_).add_chars(fresh),
+                                                static_cast<std::uint32_t>(fresh.size())));
+        t_.nodes[i].text_off = free_.back().second.first;
+        t_.nodes[i].text_len = free_.back().second.second;
         return;
       }
       case block_kind::selection:
@@ -99,15 +112,17 @@ class preorder_renamer {
   }
 
   computation_tree& t_;
+  bool number_free_;
   std::uint64_t counter_ = 0;
-  std::vector<std::pair<std::string, std::pair<std::uint32_t, std::uint32_t>>> scope_;
+  std::vector<std::pair<std::string, std::pair<std::uint32_t, std::uint32_t>>> scope_, free_;
 };
 
 }  // namespace detail
 
-// The tree with its variables renamed `_v1`, `_v2`, ... in preorder (see above).
-inline computation_tree rename_variables_in_preorder(computation_tree t) {
-  detail::preorder_renamer(t).run();
+// The tree with its variables renamed `_v1`, `_v2`, ... in preorder (see above); with
+// number_free_names, its free references `_u1`, `_u2`, ... too.
+inline computation_tree rename_variables_in_preorder(computation_tree t, bool number_free_names = false) {
+  detail::preorder_renamer(t, number_free_names).run();
   return t;
 }
 
