@@ -247,3 +247,24 @@ TEST_CASE("forms: recursion is bounded") {
     CHECK(e.rule() == "depth_limit");
   }
 }
+
+TEST_CASE("forms: a tree that inlining would make exponentially large is refused") {
+  fixture f;
+  auto& c = f.c;
+  // (x -> (let a0=<x,x>, a1=<a0,a0>, ..., a59=<a58,a58> in a59)): 2^60 blocks once inlined
+  std::vector<ctff::detail::bb_elem> locals;
+  bb prev = c.reference("x", f.i32);
+  for (int i = 0; i != 60; ++i) {
+    bb s = c.unnamed_struct({prev, prev});
+    const std::string name = "a" + std::to_string(i);
+    locals.push_back({name, s});
+    prev = c.reference(name, s->type);
+  }
+  bb lam = c.lambda("x", f.i32, c.block(locals, prev));
+  try {
+    ctff::detail::to_call_dominant(c, lam);
+    FAIL("expected a form_error");
+  } catch (const ctff::form_error& e) {
+    CHECK(e.rule() == "size_limit");
+  }
+}

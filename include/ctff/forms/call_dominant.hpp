@@ -9,6 +9,8 @@
 // proper (ctff::detail) work on building blocks (forms/building_block.hpp).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -242,11 +244,39 @@ inline bb cdf_build(form_context& c, const bb& n, cdf_scope& scope) {
   }
 }
 
+// How many building blocks the node stands for once written out (a node used twice counts
+// twice), up to `limit` (then limit + 1).
+inline std::uint64_t expanded_size(const bb& n, std::uint64_t limit) {
+  std::map<const bb_node*, std::uint64_t> memo;
+  std::function<std::uint64_t(const bb&)> size = [&](const bb& x) -> std::uint64_t {
+    if (!x) return 0;
+    auto it = memo.find(x.get());
+    if (it != memo.end()) return it->second;
+    std::uint64_t s = 1 + size(x->a) + size(x->b);
+    for (const auto& e : x->elems) {
+      s += size(e.value);
+      if (s > limit) break;
+    }
+    if (s > limit) s = limit + 1;
+    memo[x.get()] = s;
+    return s;
+  };
+  return size(n);
+}
+
+// Inlining can make a small tree exponentially large (a local used twice, bound to a struct of
+// the one before it, and so on): past this many building blocks, the passes stop.
+inline constexpr std::uint64_t max_form_blocks = std::uint64_t{1} << 21;
+
 // transformations.to_call_dominant.
 inline bb to_call_dominant(form_context& c, const bb& n) {
   cdf_scope top(nullptr, false);
   bb r = cdf_build(c, n, top);
   r = top.block_with(c, r);
+  if (expanded_size(r, max_form_blocks) > max_form_blocks)
+    throw form_error("size_limit", "",
+                     "in call-dominant form the computation has more than " +
+                         std::to_string(max_form_blocks) + " building blocks");
   r = uniquify_names(c, r);
   return remove_unused_locals(c, r);
 }
