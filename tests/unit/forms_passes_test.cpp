@@ -237,6 +237,22 @@ TEST_CASE("forms: what cannot be split is a form_error naming the rule") {
 TEST_CASE("forms: recursion is bounded") {
   fixture f;
   auto& c = f.c;
+  {
+    // (x -> (let a0=<x>, a1=<a0>, ... in a4999)): shallow as written, 5000 deep once inlined
+    std::vector<ctff::detail::bb_elem> locals;
+    bb prev = c.reference("x", f.i32);
+    for (int i = 0; i != 5000; ++i) {
+      bb s = c.unnamed_struct({prev});
+      locals.push_back({"a" + std::to_string(i), s});
+      prev = c.reference("a" + std::to_string(i), s->type);
+    }
+    try {
+      ctff::detail::to_call_dominant(c, c.lambda("x", f.i32, c.block(locals, prev)));
+      FAIL("expected a form_error");
+    } catch (const ctff::form_error& e) {
+      CHECK(e.rule() == "depth_limit");
+    }
+  }
   bb n = c.reference("x", f.i32);
   for (int i = 0; i != 1500; ++i) n = c.unnamed_struct({n});
   bb lam = c.lambda("x", f.i32, n);

@@ -246,10 +246,11 @@ inline bb cdf_build(form_context& c, const bb& n, cdf_scope& scope) {
 
 // How many building blocks the node stands for once written out (a node used twice counts
 // twice), up to `limit` (then limit + 1).
-inline std::uint64_t expanded_size(const bb& n, std::uint64_t limit) {
+inline std::uint64_t expanded_size(form_context& c, const bb& n, std::uint64_t limit) {
   std::map<const bb_node*, std::uint64_t> memo;
   std::function<std::uint64_t(const bb&)> size = [&](const bb& x) -> std::uint64_t {
     if (!x) return 0;
+    depth_guard g(c.depth);
     auto it = memo.find(x.get());
     if (it != memo.end()) return it->second;
     std::uint64_t s = 1 + size(x->a) + size(x->b);
@@ -273,7 +274,7 @@ inline bb to_call_dominant(form_context& c, const bb& n) {
   cdf_scope top(nullptr, false);
   bb r = cdf_build(c, n, top);
   r = top.block_with(c, r);
-  if (expanded_size(r, max_form_blocks) > max_form_blocks)
+  if (expanded_size(c, r, max_form_blocks) > max_form_blocks)
     throw form_error("size_limit", "",
                      "in call-dominant form the computation has more than " +
                          std::to_string(max_form_blocks) + " building blocks");
