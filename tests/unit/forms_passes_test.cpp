@@ -284,3 +284,40 @@ TEST_CASE("forms: a tree that inlining would make exponentially large is refused
     CHECK(e.rule() == "size_limit");
   }
 }
+
+TEST_CASE("forms: federated_aggregate with a computed zero and a function that captures it") {
+  // From the goldens' `aggregate` round (which TFF refuses): its accumulate, merge and report.
+  const auto t = ctff::read_computation(read_golden("aggregate.binpb"));
+  form_context c(t.types);
+  const bb root = ctff::detail::from_tree(c, t);
+  const bb call = root->a->elems[0].value;
+  const auto& a = call->b->elems;
+  const bb lit0 = a[1].value, acc = a[2].value, merge = a[3].value, report = a[4].value;
+  // (arg -> (let z=acc(<0,0>), s=federated_aggregate(<arg[1], z, (p -> acc(<p[0],z>)), merge,
+  //  report>) in <arg[0], s>)): the zero computed on the server, the accumulate closing over it
+  const bb z = c.reference("z", lit0->type);
+  const std::uint32_t pt = c.param_of(acc->type);
+  const bb lam = c.lambda("p", pt, c.call(acc, c.unnamed_struct({c.selection(c.reference("p", pt), 0), z})));
+  const bb agg = c.call(call->a, c.unnamed_struct({a[0].value, z, lam, merge, report}));
+  const bb arg = c.reference(root->text, root->param_type);
+  const bb round = c.lambda(root->text, root->param_type,
+                            c.block({{"z", c.call(acc, c.unnamed_struct({lit0, lit0}))}, {"s", agg}},
+                                    c.unnamed_struct({c.selection(arg, 0), c.reference("s", agg->type)})));
+  const auto form = ctff::to_distribute_aggregate_form(ctff::detail::to_tree(c, round));
+  auto text = [](const ctff::computation_tree& p) {
+    CHECK(ctff::check(p).empty());
+    return ctff::compact(ctff::rename_variables_in_preorder(p));
+  };
+  // z is computed in server_prepare and reaches the aggregation through T
+  CHECK(text(form.server_prepare) ==
+        "(_v1 -> (let _v2=comp#bea41ec2(<0,0>),_v3=federated_value_at_server(_v2),"
+        "_v4=federated_value_at_server(_v2),_v5=federated_zip_at_server(<_v3,_v4>),"
+        "_v6=federated_apply(<(_v7 -> <>),_v5>) in <intrinsic_args_from_before_comp=<_v6>,"
+        "intermediate_state=<_v1,_v2>>))");
+  CHECK(text(form.client_to_server_aggregation) ==
+        "(_v1 -> (let _v2=federated_aggregate(<_v1[1][0],_v1[0][1],(_v3 -> (let "
+        "_v4=comp#bea41ec2(<_v3[0],_v1[0][1]>) in _v4)),comp#eb891c95,comp#13f219f7>) in <_v2>))");
+  CHECK(text(form.server_result) == "(_v1 -> (let  in <_v1[0][0],_v1[1][0]>))");
+  CHECK(text(form.client_work) ==
+        "(_v1 -> (let  in <intrinsic_args_from_before_comp=<_v1[0]>,intermediate_state=<>>)[0])");
+}
