@@ -477,4 +477,21 @@ inline distribute_aggregate_form to_distribute_aggregate_form(const computation_
   return f;
 }
 
+// TFF's DistributeAggregateForm.summary(): one line per part, `'{:<28}: {}'.format(name, type)`.
+inline std::string form_summary(const distribute_aggregate_form& f) {
+  const std::pair<const char*, const computation_tree*> parts[] = {
+      {"server_prepare", &f.server_prepare},
+      {"server_to_client_broadcast", &f.server_to_client_broadcast},
+      {"client_work", &f.client_work},
+      {"client_to_server_aggregation", &f.client_to_server_aggregation},
+      {"server_result", &f.server_result}};
+  std::string out;
+  for (const auto& [name, t] : parts) {
+    std::string label = name;
+    if (label.size() < 28) label.resize(28, ' ');
+    out += label + ": " + (t->root == no_index ? std::string() : t->type_string(t->root)) + "\n";
+  }
+  return out;
+}
+
 }  // namespace ctff
