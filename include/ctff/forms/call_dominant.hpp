@@ -140,7 +140,7 @@ inline bb remove_mapped_identity(form_context& c, const bb& n) {
                uri != "federated_apply" && uri != "sequence_map")
              return {x, false};
            if (!x->b || x->b->kind != block_kind::struct_ || x->b->elems.size() < 2)
-             throw form_error("intrinsic_argument", "",
+             throw form_error("map_argument", "",
                               "the argument of " + uri + " is not written as a struct of its two parts");
            if (!is_identity_lambda(x->b->elems[0].value)) return {x, false};
            return {x->b->elems[1].value, true};
