@@ -322,14 +322,14 @@ inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t ro
 }
 
 // TFF's DistributeAggregateForm constructor checks what the conversion made (forms.py); a round
-// whose parts fail them is refused there, so ctff refuses it too, with these rules:
-// `unbound_references` (a part uses what it does not bind: a result that is not at the server),
-// `part_parameter`, `part_result` (not a struct of two), `single_placement` (a server part with
-// a value at the clients or the other way round), `broadcast_part`, `aggregation_part`
-// (locals other than calls of the part's intrinsics, or a result other than their references),
-// `intrinsic_arguments` (an argument other than a selection of the parameter or a literal),
-// `part_types` (a part's parameter does not accept what the part before returns), `state_type`
-// (the state returned is not of the state's type), `client_data_type`, `result_type`.
+// whose parts fail them is refused there, so ctff refuses it too. The rules are named as the
+// form validator's rule table names them: `part_lambda`,
+// `part_check` (here: a part uses what it does not bind, e.g. a result that is not at the
+// server), `parameter_pair`, `result_pair`, `server_only`, `clients_only`, `intrinsic_block`,
+// `intrinsic_call`, `broadcast_only`, `aggregation_only`, `intrinsic_argument`, `returns_locals`,
+// `broadcast_input`, `broadcast_output`, `aggregation_input`, `aggregation_output`,
+// `intermediate_state`, `server_state`, `client_data`, `server_output`. The extension: a function
+// argument of federated_aggregate passes `intrinsic_argument`.
 inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const daf_blocks& f) {
   const std::pair<const char*, const bb*> parts[] = {
       {"server_prepare", &f.server_prepare},
@@ -339,10 +339,10 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
       {"server_result", &f.server_result}};
   for (const auto& [label, part] : parts) {
     if ((*part)->kind != block_kind::lambda)
-      throw form_error("part_not_lambda", label, "the part is not a lambda");
+      throw form_error("part_lambda", label, "the part is not a lambda");
     const auto free = free_names(c, *part);
     if (!free.empty())
-      throw form_error("unbound_references", label,
+      throw form_error("part_check", label,
                        "the part refers to `" + *free.begin() +
                            "`, which it does not bind (a value the round returns is not at the server, "
                            "or the server's part needs the clients' data)");
@@ -353,7 +353,7 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
   auto single_placement = [&](const bb& p, placement_kind where, const char* label) {
     visit_preorder(c, p, [&](const bb& x) {
       if (c.is_federated(x->type) && c.tn(x->type).where != where)
-        throw form_error("single_placement", label,
+        throw form_error(where == placement_kind::server ? "server_only" : "clients_only", label,
                          std::string("the part holds a value of type ") + c.type_string(x->type) +
                              " but runs only at the " +
                              (where == placement_kind::server ? "server" : "clients"));
@@ -363,12 +363,14 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
                             const char* label) {
     const bb& body = p->a;
     if (body->kind != block_kind::block)
-      throw form_error(rule, label, "the part's result is not a block of intrinsic calls");
+      throw form_error("intrinsic_block", label, "the part's result is not a block of intrinsic calls");
     std::vector<std::string> names;
     for (const auto& l : body->elems) {
-      if (l.value->kind != block_kind::call || l.value->a->kind != block_kind::intrinsic ||
-          !uris.count(l.value->a->text))
-        throw form_error(rule, label, "the local `" + l.name + "` is not a call of one of the part's intrinsics");
+      if (l.value->kind != block_kind::call || l.value->a->kind != block_kind::intrinsic)
+        throw form_error("intrinsic_call", label, "the local `" + l.name + "` is not a call of an intrinsic");
+      if (!uris.count(l.value->a->text))
+        throw form_error(rule, label, "the local `" + l.name + "` calls " + l.value->a->text +
+                                          ", which is not one of the part's intrinsics");
       std::vector<bb> flat;
       std::function<void(const bb&)> flatten = [&](const bb& x) {
         if (x->kind == block_kind::struct_) {
@@ -382,68 +384,68 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
         // The extension: federated_aggregate's functions are part of the aggregation.
         if (l.value->a->text == "federated_aggregate" && c.is_function(a->type)) continue;
         if (a->kind != block_kind::literal && a->kind != block_kind::selection)
-          throw form_error("intrinsic_arguments", label,
+          throw form_error("intrinsic_argument", label,
                            "an argument of " + l.value->a->text + " is neither a selection nor a literal");
         if (a->kind == block_kind::selection && a->a->kind == block_kind::reference && a->a->text != p->text)
-          throw form_error("intrinsic_arguments", label,
+          throw form_error("intrinsic_argument", label,
                            "an argument of " + l.value->a->text + " selects from `" + a->a->text +
                                "`, not from the part's parameter");
       }
       names.push_back(l.name);
     }
     if (body->a->kind != block_kind::struct_)
-      throw form_error(rule, label, "the part's result is not a struct");
+      throw form_error("returns_locals", label, "the part's result is not a struct");
     bool same = body->a->elems.size() == names.size();
     for (std::size_t k = 0; same && k != names.size(); ++k)
       same = body->a->elems[k].value->kind == block_kind::reference && body->a->elems[k].value->text == names[k];
-    if (!same) throw form_error(rule, label, "the part does not return its intrinsic calls' results in order");
+    if (!same) throw form_error("returns_locals", label, "the part does not return its intrinsic calls' results in order");
   };
   if (!pair_type(result(f.server_prepare)))
-    throw form_error("part_result", "server_prepare", "the part does not return a struct of two");
+    throw form_error("result_pair", "server_prepare", "the part does not return a struct of two");
   single_placement(f.server_prepare, placement_kind::server, "server_prepare");
-  intrinsic_part(f.server_to_client_broadcast, broadcast_uris(), "broadcast_part", "server_to_client_broadcast");
+  intrinsic_part(f.server_to_client_broadcast, broadcast_uris(), "broadcast_only", "server_to_client_broadcast");
   if (!pair_type(param(f.client_work)))
-    throw form_error("part_parameter", "client_work", "the part does not take a struct of two");
+    throw form_error("parameter_pair", "client_work", "the part does not take a struct of two");
   single_placement(f.client_work, placement_kind::clients, "client_work");
   if (!pair_type(param(f.client_to_server_aggregation)))
-    throw form_error("part_parameter", "client_to_server_aggregation", "the part does not take a struct of two");
-  intrinsic_part(f.client_to_server_aggregation, aggregation_uris(), "aggregation_part",
+    throw form_error("parameter_pair", "client_to_server_aggregation", "the part does not take a struct of two");
+  intrinsic_part(f.client_to_server_aggregation, aggregation_uris(), "aggregation_only",
                  "client_to_server_aggregation");
   if (!pair_type(param(f.server_result)))
-    throw form_error("part_parameter", "server_result", "the part does not take a struct of two");
+    throw form_error("parameter_pair", "server_result", "the part does not take a struct of two");
   if (!pair_type(result(f.server_result)))
-    throw form_error("part_result", "server_result", "the part does not return a struct of two");
+    throw form_error("result_pair", "server_result", "the part does not return a struct of two");
   single_placement(f.server_result, placement_kind::server, "server_result");
   auto accepts = [&](std::uint32_t to, std::uint32_t from) {
     if (to == no_index) return from == no_index;
     return from != no_index && c.assignable(to, from);
   };
-  auto mismatch = [&](const char* label, const std::string& what) {
-    throw form_error("part_types", label, what);
+  auto mismatch = [&](const char* rule, const char* label, const std::string& what) {
+    throw form_error(rule, label, what);
   };
   const std::uint32_t prep = result(f.server_prepare);
   if (!accepts(param(f.server_to_client_broadcast), c.kid(prep, 0)))
-    mismatch("server_to_client_broadcast", "its parameter does not accept server_prepare's first result");
+    mismatch("broadcast_input", "server_to_client_broadcast", "its parameter does not accept server_prepare's first result");
   if (!accepts(c.kid(param(f.client_work), 1), result(f.server_to_client_broadcast)))
-    mismatch("client_work", "its parameter does not accept server_to_client_broadcast's result");
+    mismatch("broadcast_output", "client_work", "its parameter does not accept server_to_client_broadcast's result");
   if (!accepts(c.kid(param(f.client_to_server_aggregation), 1), result(f.client_work)))
-    mismatch("client_to_server_aggregation", "its parameter does not accept client_work's result");
+    mismatch("aggregation_input", "client_to_server_aggregation", "its parameter does not accept client_work's result");
   if (!accepts(c.kid(param(f.server_result), 1), result(f.client_to_server_aggregation)))
-    mismatch("server_result", "its parameter does not accept client_to_server_aggregation's result");
+    mismatch("aggregation_output", "server_result", "its parameter does not accept client_to_server_aggregation's result");
   if (!accepts(c.kid(param(f.client_to_server_aggregation), 0), c.kid(prep, 1)) ||
       !accepts(c.kid(param(f.server_result), 0), c.kid(prep, 1)))
-    mismatch("client_to_server_aggregation", "the intermediate state server_prepare returns is not what the parts after it take");
+    mismatch("intermediate_state", "client_to_server_aggregation", "the intermediate state server_prepare returns is not what the parts after it take");
   const std::uint32_t rp = c.param_of(round_type), rr = c.result_of(round_type);
   const std::uint32_t state = c.kid(rp, 0);
   if (!accepts(param(f.server_prepare), state) || !accepts(c.kid(result(f.server_result), 0), state) ||
       !accepts(c.kid(rr, 0), state))
-    throw form_error("state_type", "",
+    throw form_error("server_state", "",
                      "the state the round takes (" + c.type_string(state) + ") and the state it returns (" +
                          c.type_string(c.kid(rr, 0)) + ") must be of one type");
   if (!accepts(c.kid(param(f.client_work), 0), c.kid(rp, 1)))
-    throw form_error("client_data_type", "client_work", "the part does not take the round's client data");
+    throw form_error("client_data", "client_work", "the part does not take the round's client data");
   if (!accepts(c.kid(result(f.server_result), 1), c.kid(rr, 1)))
-    throw form_error("result_type", "server_result", "the part does not return the round's result type");
+    throw form_error("server_output", "server_result", "the part does not return the round's result type");
 }
 
 }  // namespace detail
@@ -475,23 +477,6 @@ inline distribute_aggregate_form to_distribute_aggregate_form(const computation_
   f.client_to_server_aggregation = detail::to_tree(c, parts.client_to_server_aggregation);
   f.server_result = detail::to_tree(c, parts.server_result);
   return f;
-}
-
-// TFF's DistributeAggregateForm.summary(): one line per part, `'{:<28}: {}'.format(name, type)`.
-inline std::string form_summary(const distribute_aggregate_form& f) {
-  const std::pair<const char*, const computation_tree*> parts[] = {
-      {"server_prepare", &f.server_prepare},
-      {"server_to_client_broadcast", &f.server_to_client_broadcast},
-      {"client_work", &f.client_work},
-      {"client_to_server_aggregation", &f.client_to_server_aggregation},
-      {"server_result", &f.server_result}};
-  std::string out;
-  for (const auto& [name, t] : parts) {
-    std::string label = name;
-    if (label.size() < 28) label.resize(28, ' ');
-    out += label + ": " + (t->root == no_index ? std::string() : t->type_string(t->root)) + "\n";
-  }
-  return out;
 }
 
 }  // namespace ctff
