@@ -1,5 +1,10 @@
 // Deployable forms: a federated round split into the parts a deployment runs apart (TFF's
-// DistributeAggregateForm), checked, and composed back; over computation_tree, header-only.
+// DistributeAggregateForm), checked, composed back and run part by part; over computation_tree,
+// header-only.
 #pragma once
 
+#include "ctff/forms/compose.hpp"
 #include "ctff/forms/distribute_aggregate_form.hpp"
+#include "ctff/forms/form_rules.hpp"
+#include "ctff/forms/simulate.hpp"
+#include "ctff/forms/validate.hpp"
