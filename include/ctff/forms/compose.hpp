@@ -64,18 +64,23 @@ inline std::string type_message(const type_desc& d, std::uint32_t ty) {
 
 class form_composer {
  public:
-  explicit form_composer(const distribute_aggregate_form& f)
+  form_composer(const distribute_aggregate_form& f, const type_desc* round)
       : parts_{&f.server_prepare, &f.server_to_client_broadcast, &f.client_work,
-               &f.client_to_server_aggregation, &f.server_result} {}
+               &f.client_to_server_aggregation, &f.server_result},
+        round_(round) {}
 
   std::string bytes() const {
     using w = front_writer;
     // Types: of each part's parameter and result, and of their elements.
-    const std::string state = param(0), client_data = param_elem(2, 0);
+    // The round's parameter: its own type when known, else <S,{D}@CLIENTS> of the parts.
+    const std::uint32_t round_param = round_ ? round_->kid(round_->root, 0) : no_index;
+    const std::string state = round_ ? type_message(*round_, round_->kid(round_param, 0)) : param(0);
+    const std::string client_data = round_ ? type_message(*round_, round_->kid(round_param, 1)) : param_elem(2, 0);
     const std::string prepared = result(0), prepared_b = result_elem(0, 0), prepared_t = result_elem(0, 1);
     const std::string broadcast_out = result(1), client_out = result(2), aggregated = result(3);
     const std::string round_out = result(4), out_s = result_elem(4, 0), out_x = result_elem(4, 1);
-    const std::string arg_type = struct_type({{"", state}, {"", client_data}});
+    const std::string arg_type =
+        round_ ? type_message(*round_, round_param) : struct_type({{"", state}, {"", client_data}});
     const std::string out_type = struct_type({{"", out_s}, {"", out_x}});
 
     const std::string arg = reference("computation_arg", arg_type);
@@ -183,7 +188,20 @@ class form_composer {
   }
 
   const computation_tree* parts_[5];
+  const type_desc* round_;
 };
+
+// The composed bytes read back and checked.
+inline computation_tree composed(const std::string& bytes) {
+  // The parts are trees already (read under whatever limits): their composition is read unlimited.
+  computation_tree t = read_computation(bytes, read_limits{.max_depth = static_cast<std::size_t>(-1),
+                                                           .max_bytes = static_cast<std::size_t>(-1)});
+  for (const check_error& e : check(t))  // (the rules make it impossible)
+    if (!is_unknown_modular_sum(e))      // (checked by validate)
+      throw form_error(std::string(rule_name(form_rule::part_check)), e.path,
+                       "the composed round does not check: " + e.problem);
+  return t;
+}
 
 }  // namespace detail
 
@@ -192,14 +210,14 @@ class form_composer {
 // (ctff::validate, forms/validate.hpp); the result passes ctff::check.
 inline computation_tree from_distribute_aggregate_form(const distribute_aggregate_form& f) {
   validate(f);
-  const std::string bytes = detail::form_composer(f).bytes();
-  // The parts are trees already (read under whatever limits): their composition is read unlimited.
-  computation_tree t = read_computation(bytes, read_limits{.max_depth = static_cast<std::size_t>(-1),
-                                                           .max_bytes = static_cast<std::size_t>(-1)});
-  if (auto errors = check(t, 1); !errors.empty())  // (the rules above should make it impossible)
-    throw form_error(std::string(rule_name(form_rule::part_check)), errors.front().path,
-                     "the composed round does not check: " + errors.front().problem);
-  return t;
+  return detail::composed(detail::form_composer(f, nullptr).bytes());
+}
+// The same with the round's type (`tree.type_of(tree.root)` of the round the form was split
+// from), whose parameter the Lambda takes, names and all, as TFF's composition does: then the
+// bytes are TFF's.
+inline computation_tree from_distribute_aggregate_form(const distribute_aggregate_form& f, const type_desc& round_type) {
+  validate(f, round_type);
+  return detail::composed(detail::form_composer(f, &round_type).bytes());
 }
 
 }  // namespace ctff
