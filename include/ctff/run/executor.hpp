@@ -163,6 +163,9 @@ class executor {
   // As run, with N = `clients` for this run whatever run_options::clients says (the argument's
   // client lists must have N members): for a computation whose argument holds no client values
   // but that places values at the clients, as a deployment's server parts do (forms/simulate.hpp).
+  dynamic_value run(const computation_tree& t, const dynamic_value& arg, std::size_t clients) {
+    return run(std::make_shared<const computation_tree>(t), arg, clients);
+  }
   dynamic_value run(std::shared_ptr<const computation_tree> t, const dynamic_value& arg, std::size_t clients) {
     return run_program(detail::prepare(std::move(t)), arg, clients);
   }
