@@ -127,6 +127,14 @@ TEST_CASE("forms: each rule broken once") {
     check_rule(e, "part_check", "client_work");
     CHECK(e.problem().find("is not a function type") != std::string::npos);
   }
+  SECTION("part_check: an error after a federated_secure_modular_sum (which the checker does not know)") {
+    distribute_aggregate_form f = golden_form("secure_modular_sum");
+    computation_tree& a = f.client_to_server_aggregation;
+    const std::uint32_t block = a.node(a.root).a, literal = first_of(a, block_kind::literal);
+    a.nodes[a.node(block).a].type = a.node(literal).type;  // the Block's result declared int32
+    const form_error e = broken(f);
+    check_rule(e, "part_check", "client_to_server_aggregation.lambda.result.block.result");
+  }
   SECTION("part_lambda: an empty part, an Intrinsic") {
     distribute_aggregate_form f = good;
     f.server_prepare = computation_tree{};
