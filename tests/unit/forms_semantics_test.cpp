@@ -394,7 +394,7 @@ TEST_CASE("forms: rounds run part by part give what a plain loop computes") {
   }
 }
 
-TEST_CASE("forms: simulate_deployment refuses client data it cannot count") {
+TEST_CASE("forms: simulate_deployment refuses client data it cannot count, names the part that fails") {
   const prepared_round p = prepare("server_only");
   ctff::executor ex({.threads = 1});
     bind_all(ex, p);
@@ -402,6 +402,18 @@ TEST_CASE("forms: simulate_deployment refuses client data it cannot count") {
   CHECK_THROWS_AS(ctff::simulate_deployment(ex, p.form, s, s), ctff::argument_error);
   const dynamic_value same = ctff::make_federated(placement_kind::clients, true, {ctff::make_scalar<dtype::float32>(1)});
   CHECK_THROWS_AS(ctff::simulate_deployment(ex, p.form, s, same), ctff::argument_error);
+  ctff::executor unbound({.threads = 1});  // server_result's stand-in not bound: its run fails
+  const ctff::execution_error e = [&] {
+    try {
+      ctff::simulate_deployment(unbound, p.form, s, at_clients({ctff::make_scalar<dtype::float32>(1)}));
+    } catch (const ctff::execution_error& x) {
+      return x;
+    }
+    FAIL("no execution_error");
+    return ctff::execution_error("", "");
+  }();
+  CHECK(e.path().rfind("server_result.lambda.result", 0) == 0);
+  CHECK(e.problem().find("comp#cf4e1907") != std::string::npos);
   ctff::executor three({.clients = 3, .threads = 1});
   bind_stand_ins(three, p.round);
   const dynamic_value r = ctff::simulate_deployment(three, p.form, s, same);  // N from run_options

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,10 +75,26 @@ inline dynamic_value gathered(const std::vector<dynamic_value>& sent, const std:
   return first;
 }
 
+inline constexpr std::size_t no_client = static_cast<std::size_t>(-1);
+
 inline const dynamic_value& pair_element(const dynamic_value& v, std::size_t k, const char* part) {
   if (!v.is(value_kind::struct_) || v.structure().elements.size() != 2)
     throw execution_error(part, "the result is not a pair");
   return v.structure().elements[k];
+}
+
+// One run of a part; its errors name the part (and the client) in front of their paths.
+inline dynamic_value run_part(executor& ex, const std::shared_ptr<const computation_tree>& part, const char* name,
+                              const dynamic_value& arg, std::size_t clients, std::size_t client = no_client) {
+  const std::string who = client == no_client ? std::string() : "client " + std::to_string(client) + ": ";
+  try {
+    return ex.run(part, arg, clients);
+  } catch (const execution_error& e) {
+    std::throw_with_nested(
+        execution_error(e.path().empty() ? std::string(name) : std::string(name) + "." + e.path(), who + e.problem()));
+  } catch (const argument_error& e) {
+    std::throw_with_nested(argument_error(std::string(name) + " " + e.path(), who + e.problem()));
+  }
 }
 
 }  // namespace detail
@@ -85,8 +102,10 @@ inline const dynamic_value& pair_element(const dynamic_value& v, std::size_t k, 
 // Runs one round of `f` on `ex` as a deployment would, part by part: `state` is S (the server
 // state, e.g. `x@SERVER`), `client_data` {D}@CLIENTS (one member per client: N). Returns the
 // round's result <S, X> as server_result gives it. Each client's client_work is a run of one
-// client (on ex's threads); the server's parts run with N clients. Throws argument_error for
-// arguments that do not fit, execution_error as runs do (the part named in the path).
+// client (on ex's threads); the server's parts run with N clients, whatever run_options::clients
+// says (it counts the clients only of an all_equal `client_data`). Throws argument_error for
+// arguments that do not fit, execution_error as the runs do, with the part in front of the
+// path (`client_work.lambda.result...`) and the client in front of the problem (`client 3: `).
 inline dynamic_value simulate_deployment(executor& ex, const distribute_aggregate_form& f, const dynamic_value& state,
                                          const dynamic_value& client_data) {
   if (!client_data.is(value_kind::federated) || client_data.federated().where != placement_kind::clients)
@@ -95,6 +114,7 @@ inline dynamic_value simulate_deployment(executor& ex, const distribute_aggregat
   std::vector<dynamic_value> members;
   std::size_t n = 0;
   if (data.all_equal) {
+    if (data.members.size() != 1) throw argument_error("arg[1]", "an all_equal value must have one member");
     if (!ex.options().clients)
       throw argument_error("arg[1]", "an all_equal value does not say how many clients there are: "
                                      "set run_options::clients, or give one member per client");
@@ -108,28 +128,30 @@ inline dynamic_value simulate_deployment(executor& ex, const distribute_aggregat
   const auto work = part(f.client_work);
 
   // The server: B_I and T, then what is broadcast (once, for the N clients).
-  const dynamic_value prepared = ex.run(part(f.server_prepare), state, n);
+  const dynamic_value prepared = detail::run_part(ex, part(f.server_prepare), "server_prepare", state, n);
   const dynamic_value& temporary = detail::pair_element(prepared, 1, "server_prepare");
-  const dynamic_value broadcast = ex.run(part(f.server_to_client_broadcast),
-                                         detail::pair_element(prepared, 0, "server_prepare"), n);
+  const dynamic_value broadcast =
+      detail::run_part(ex, part(f.server_to_client_broadcast), "server_to_client_broadcast",
+                       detail::pair_element(prepared, 0, "server_prepare"), n);
   // The clients, each on its own; no client: client_work run once for none, for what it sends.
   dynamic_value sent;
   if (n == 0) {
-    sent = ex.run(work, make_struct_value({make_federated(placement_kind::clients, false, {}), broadcast}), 0);
+    sent = detail::run_part(ex, work, "client_work",
+                            make_struct_value({make_federated(placement_kind::clients, false, {}), broadcast}), 0);
   } else {
     std::vector<dynamic_value> per_client;
     per_client.reserve(n);
     for (std::size_t i = 0; i != n; ++i)
-      per_client.push_back(ex.run(
-          work,
+      per_client.push_back(detail::run_part(
+          ex, work, "client_work",
           make_struct_value({make_federated(placement_kind::clients, false, {members[i]}), detail::client_view(broadcast, i)}),
-          1));
+          1, i));
     sent = detail::gathered(per_client, "client_work");
   }
   // The platform's aggregation, then the server's update.
-  const dynamic_value aggregated =
-      ex.run(part(f.client_to_server_aggregation), make_struct_value({temporary, sent}), n);
-  return ex.run(part(f.server_result), make_struct_value({temporary, aggregated}), n);
+  const dynamic_value aggregated = detail::run_part(ex, part(f.client_to_server_aggregation),
+                                                    "client_to_server_aggregation", make_struct_value({temporary, sent}), n);
+  return detail::run_part(ex, part(f.server_result), "server_result", make_struct_value({temporary, aggregated}), n);
 }
 
 }  // namespace ctff
