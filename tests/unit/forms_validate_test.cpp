@@ -143,7 +143,7 @@ TEST_CASE("forms: each rule broken once") {
     f.server_result = read(ctff::serialize(result, first_of(result, block_kind::intrinsic)));
     const form_error e = broken(f);
     check_rule(e, "part_lambda", "server_result");
-    CHECK(e.problem() == "the part is a intrinsic, not a Lambda");
+    CHECK(e.problem() == "the part is an Intrinsic, not a Lambda");
   }
   SECTION("part_parameter: a Lambda of no parameter") {
     const std::uint32_t zip = first_of(result, block_kind::intrinsic);
@@ -231,7 +231,7 @@ TEST_CASE("forms: each rule broken once") {
     const form_error e = broken(f);
     check_rule(e, "intrinsic_argument", "server_to_client_broadcast.lambda.result.block.local[0](_y).call.argument");
     CHECK(e.problem() ==
-          "a reference; an intrinsic takes only Selections from the parameter `_x` and Literals");
+          "a Reference; an intrinsic takes only Selections from the parameter `_x` and Literals");
   }
   SECTION("returns_locals: (_x -> (let _y=federated_broadcast(_x[0]) in <_y,_y>))") {
     const std::uint32_t intrinsic = first_of(bcast, block_kind::intrinsic, "federated_broadcast");

@@ -44,6 +44,25 @@ inline constexpr std::string_view aggregation_intrinsics[] = {
     "federated_weighted_mean", "federated_min",    "federated_max",
     "federated_secure_sum", "federated_secure_sum_bitwidth", "federated_secure_modular_sum"};
 
+// A building block of kind k, as the messages name it: "a Reference", "an Intrinsic".
+inline std::string a_block(block_kind k) {
+  switch (k) {
+    case block_kind::reference: return "a Reference";
+    case block_kind::selection: return "a Selection";
+    case block_kind::struct_: return "a Struct";
+    case block_kind::call: return "a Call";
+    case block_kind::lambda: return "a Lambda";
+    case block_kind::block: return "a Block";
+    case block_kind::intrinsic: return "an Intrinsic";
+    case block_kind::data: return "a Data block";
+    case block_kind::placement: return "a Placement";
+    case block_kind::literal: return "a Literal";
+    case block_kind::tensorflow: return "a TensorFlow computation";
+    case block_kind::xla: return "an Xla computation";
+  }
+  return "a building block";
+}
+
 template <std::size_t N>
 bool listed(const std::string_view (&list)[N], std::string_view s) {
   for (std::string_view x : list)
@@ -118,7 +137,7 @@ class form_validator {
     const block_node& root = t.node(t.root);
     if (root.kind != block_kind::lambda) {
       error(form_rule::part_lambda, name,
-            "the part is a " + std::string(block_kind_name(root.kind)) + ", not a Lambda");
+            "the part is " + a_block(root.kind) + ", not a Lambda");
       return;
     }
     const std::uint32_t fn = root.type;  // a function type: the checker saw to it
@@ -246,7 +265,7 @@ class form_validator {
       const type_node& ty = t.types.node(n.type);
       if (ty.kind != type_kind::federated || ty.where == where) return true;
       error(r, here(),
-            "a " + std::string(block_kind_name(n.kind)) + " of type " + type_text(t, n.type) + " in a part that runs " +
+            a_block(n.kind) + " of type " + type_text(t, n.type) + " in a part that runs " +
                 (where == placement_kind::server ? "on the server (SERVER values only)"
                                                  : "on the clients (CLIENTS values only)"));
       return false;
@@ -285,7 +304,7 @@ class form_validator {
     const block_node& b = t.node(lam.a);
     if (b.kind != block_kind::block) {
       error(form_rule::intrinsic_block, here(),
-            "the result is a " + std::string(block_kind_name(b.kind)) + "; the part's Lambda must hold a Block of " +
+            "the result is " + a_block(b.kind) + "; the part's Lambda must hold a Block of " +
                 (is_broadcast ? "broadcast" : "aggregation") + " calls");
       return;
     }
@@ -311,12 +330,12 @@ class form_validator {
   void local(const computation_tree& t, std::uint32_t v, std::string_view param, bool is_broadcast) {
     const block_node& c = t.node(v);
     if (c.kind != block_kind::call) {
-      error(form_rule::intrinsic_call, here(), "a " + std::string(block_kind_name(c.kind)) + ", not a Call of an Intrinsic");
+      error(form_rule::intrinsic_call, here(), a_block(c.kind) + ", not a Call of an Intrinsic");
       return;
     }
     const block_node& f = t.node(c.a);
     if (f.kind != block_kind::intrinsic) {
-      error(form_rule::intrinsic_call, here(), "a Call of a " + std::string(block_kind_name(f.kind)) + ", not of an Intrinsic");
+      error(form_rule::intrinsic_call, here(), "a Call of " + a_block(f.kind) + ", not of an Intrinsic");
       return;
     }
     const std::string_view uri = t.text(c.a);
@@ -351,12 +370,12 @@ class form_validator {
       error(form_rule::intrinsic_argument, here(),
             "a Selection from " +
                 (src.kind == block_kind::reference ? "`" + std::string(t.text(s)) + "`"
-                                                    : "a " + std::string(block_kind_name(src.kind))) +
+                                                    : a_block(src.kind)) +
                 "; only selections from the parameter `" + std::string(param) + "` (or Literals) may be passed");
       return;
     }
     error(form_rule::intrinsic_argument, here(),
-          "a " + std::string(block_kind_name(n.kind)) + "; an intrinsic takes only Selections from the parameter `" +
+          a_block(n.kind) + "; an intrinsic takes only Selections from the parameter `" +
               std::string(param) + "` and Literals");
   }
 
