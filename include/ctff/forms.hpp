@@ -7,4 +7,5 @@
 #include "ctff/forms/distribute_aggregate_form.hpp"
 #include "ctff/forms/form_rules.hpp"
 #include "ctff/forms/simulate.hpp"
+#include "ctff/forms/summary.hpp"
 #include "ctff/forms/validate.hpp"

@@ -80,7 +80,7 @@ TEST_CASE("forms: the rule table is in form_rule's order, its names unique, and 
   CHECK(documented_known == names);
 }
 
-TEST_CASE("forms: every form TFF made passes, and composes to the round TFF composes") {
+TEST_CASE("forms: every form TFF made passes, summarizes as TFF's, and composes to the round TFF composes") {
   const std::vector<std::string> rounds = ctff_test::converted_rounds();
   REQUIRE(rounds.size() >= 12);
   for (const std::string& name : rounds) {
@@ -91,6 +91,7 @@ TEST_CASE("forms: every form TFF made passes, and composes to the round TFF comp
     for (const form_error& e : ctff::form_errors(f)) FAIL_CHECK(e.what());
     for (const form_error& e : ctff::form_errors(f, round_type)) FAIL_CHECK(e.what());
     CHECK_NOTHROW(ctff::validate(f));
+    CHECK(ctff::form_summary(f) == ctff_test::forms_golden(name + ".summary.txt"));
 
     // TFF's get_computation_for_distribute_aggregate_form of this form (tests/forms/composed).
     const computation_tree composed = ctff::from_distribute_aggregate_form(f, round_type);

@@ -3,6 +3,7 @@
 // the one table of them, which docs/forms.md repeats.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -75,6 +76,13 @@ inline constexpr form_rule_entry form_rules[] = {
     {form_rule::round_type, "round_type", "the round",
      "the round is a function of a struct of two elements to a struct of two elements"},
 };
+
+namespace detail {
+// The parts in the order a round runs them (and TFF lists them), as paths and summaries name them.
+inline constexpr std::array<std::string_view, 5> form_part_names = {
+    "server_prepare", "server_to_client_broadcast", "client_work", "client_to_server_aggregation",
+    "server_result"};
+}  // namespace detail
 
 inline constexpr std::size_t form_rule_count = sizeof(form_rules) / sizeof(form_rules[0]);
 

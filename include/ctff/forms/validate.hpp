@@ -30,11 +30,6 @@
 namespace ctff {
 namespace detail {
 
-// The parts in the order a round runs them (and TFF lists them).
-inline constexpr std::array<std::string_view, 5> form_part_names = {
-    "server_prepare", "server_to_client_broadcast", "client_work", "client_to_server_aggregation",
-    "server_result"};
-
 inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
                                                             "federated_secure_select"};
 // TFF registers federated_secure_modular_sum beside federated_language's own (mapreduce/intrinsics.py);
