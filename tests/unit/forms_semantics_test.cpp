@@ -1,6 +1,7 @@
 // A DistributeAggregateForm computes its round: for TFF's forms (tests/forms/goldens), on seeded
 // random arguments, the original round, the five parts run one by one (simulate_deployment) and
-// the form composed back (from_distribute_aggregate_form) give the same result, integers exactly
+// the form composed back (from_distribute_aggregate_form, with and without the round's type)
+// give the same result, integers exactly
 // and floats bit for bit, for 0-8 clients and 1-8 threads; and for a few rounds the result a
 // plain C++ loop computes. The rounds' opaque functions (TensorFlow stand-ins) are bound by key
 // to one deterministic function of their argument (`stand_in`).
@@ -270,18 +271,20 @@ bool runnable(const std::string& name) {
 struct prepared_round {
   ctff::computation_tree round;
   ctff::distribute_aggregate_form form;
-  ctff::computation_tree composed;
+  ctff::computation_tree composed;  // with the round's type (TFF's bytes)
+  ctff::computation_tree plain;     // without: its parameter unnamed
 };
 prepared_round prepare(const std::string& name) {
-  prepared_round p{ctff_test::golden_round(name), ctff_test::golden_form(name), {}};
+  prepared_round p{ctff_test::golden_round(name), ctff_test::golden_form(name), {}, {}};
   p.composed = ctff::from_distribute_aggregate_form(p.form, p.round.type_of(p.round.root));
+  p.plain = ctff::from_distribute_aggregate_form(p.form);
   return p;
 }
 void bind_all(ctff::executor& ex, const prepared_round& p) {
   bind_stand_ins(ex, p.round);
   for (const ctff::computation_tree* t :
        {&p.form.server_prepare, &p.form.server_to_client_broadcast, &p.form.client_work,
-        &p.form.client_to_server_aggregation, &p.form.server_result, &p.composed})
+        &p.form.client_to_server_aggregation, &p.form.server_result, &p.composed, &p.plain})
     bind_stand_ins(ex, *t);
 }
 
@@ -328,12 +331,15 @@ TEST_CASE("forms: the round, its parts one by one and the form composed back agr
       const auto whole = outcome([&] { return ex.run(p.round, ctff::make_struct_value({state, data})); });
       const auto parts = outcome([&] { return ctff::simulate_deployment(ex, p.form, state, data); });
       const auto composed = outcome([&] { return ex.run(p.composed, ctff::make_struct_value({state, data})); });
+      const auto plain = outcome([&] { return ex.run(p.plain, ctff::make_struct_value({state, data})); });
       INFO("round: " << whole.first << " " << whole.second << "\nparts: " << parts.first << " " << parts.second
                      << "\ncomposed: " << composed.first << " " << composed.second);
       CHECK(same_bits(whole.first, parts.first));
       CHECK(same_bits(whole.first, composed.first));
+      CHECK(same_bits(whole.first, plain.first));
       CHECK(whole.second.empty() == parts.second.empty());
       CHECK(whole.second.empty() == composed.second.empty());
+      CHECK(whole.second.empty() == plain.second.empty());
       ++(whole.first ? compared : failed);
     }
     ++r;
