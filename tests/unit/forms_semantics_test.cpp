@@ -428,3 +428,18 @@ TEST_CASE("forms: simulate_deployment refuses client data it cannot count, names
   const dynamic_value r = ctff::simulate_deployment(three, p.form, s, same);  // N from run_options
   CHECK(scalar_of<dtype::int32>(r.structure().elements.at(1)) == 1);
 }
+
+TEST_CASE("forms: executor::run with a client count: N for the run, whatever run_options says") {
+  // client_value_count counts its clients: federated_sum(federated_value_at_clients(1)).
+  const ctff::computation_tree round = ctff_test::golden_round("client_value_count");
+  std::vector<dynamic_value> values(5, ctff::make_scalar<dtype::float32>(2));
+  const dynamic_value arg =
+      ctff::make_struct_value({at_server(ctff::make_scalar<dtype::int32>(7)), at_clients(values)});
+  ctff::executor ex({.clients = 2, .threads = 2});
+  const dynamic_value r = ex.run(round, arg, 5);
+  const dynamic_value& x = r.structure().elements.at(1).federated().members.at(0);
+  CHECK(scalar_of<dtype::int32>(x.structure().elements.at(0)) == 5);
+  CHECK(scalar_of<dtype::float32>(x.structure().elements.at(1)) == 10);
+  CHECK_THROWS_AS(ex.run(round, arg), ctff::argument_error);     // 5 members, run_options says 2
+  CHECK_THROWS_AS(ex.run(round, arg, 4), ctff::argument_error);  // 5 members, the run says 4
+}
