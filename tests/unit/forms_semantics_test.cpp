@@ -403,7 +403,7 @@ TEST_CASE("forms: rounds run part by part give what a plain loop computes") {
   }
 }
 
-TEST_CASE("forms: simulate_deployment refuses client data it cannot count, names the part that fails") {
+TEST_CASE("forms: simulate_deployment refuses a non-form and client data it cannot count, names the part that fails") {
   const prepared_round p = prepare("server_only");
   ctff::executor ex({.threads = 1});
     bind_all(ex, p);
@@ -423,6 +423,9 @@ TEST_CASE("forms: simulate_deployment refuses client data it cannot count, names
   }();
   CHECK(e.path().rfind("server_result.lambda.result", 0) == 0);
   CHECK(e.problem().find("comp#cf4e1907") != std::string::npos);
+  ctff::distribute_aggregate_form swapped = p.form;
+  std::swap(swapped.server_prepare, swapped.server_result);
+  CHECK_THROWS_AS(ctff::simulate_deployment(ex, swapped, s, same), ctff::form_error);
   ctff::executor three({.clients = 3, .threads = 1});
   bind_stand_ins(three, p.round);
   const dynamic_value r = ctff::simulate_deployment(three, p.form, s, same);  // N from run_options

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ctff/forms/distribute_aggregate_form.hpp"
+#include "ctff/forms/validate.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
@@ -103,11 +104,13 @@ inline dynamic_value run_part(executor& ex, const std::shared_ptr<const computat
 // state, e.g. `x@SERVER`), `client_data` {D}@CLIENTS (one member per client: N). Returns the
 // round's result <S, X> as server_result gives it. Each client's client_work is a run of one
 // client (on ex's threads); the server's parts run with N clients, whatever run_options::clients
-// says (it counts the clients only of an all_equal `client_data`). Throws argument_error for
-// arguments that do not fit, execution_error as the runs do, with the part in front of the
-// path (`client_work.lambda.result...`) and the client in front of the problem (`client 3: `).
+// says (it counts the clients only of an all_equal `client_data`). Throws form_error for parts
+// that are no form (ctff::validate), argument_error for arguments that do not fit,
+// execution_error as the runs do, with the part in front of the path
+// (`client_work.lambda.result...`) and the client in front of the problem (`client 3: `).
 inline dynamic_value simulate_deployment(executor& ex, const distribute_aggregate_form& f, const dynamic_value& state,
                                          const dynamic_value& client_data) {
+  validate(f);
   if (!client_data.is(value_kind::federated) || client_data.federated().where != placement_kind::clients)
     throw argument_error("arg[1]", "the client data must be a value placed at CLIENTS");
   const federated_data& data = client_data.federated();
