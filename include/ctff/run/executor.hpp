@@ -175,7 +175,7 @@ class executor {
   // apply(), a computation's pieces held and called one at a time, as a remote worker does; N is
   // run_options::clients (unset: 0).
   dynamic_value evaluate(std::shared_ptr<const computation_tree> t) {
-    if (t->root == no_index || t->root >= t->nodes.size()) throw argument_error("", "the Computation is empty");
+    require_root(*t);
     const auto prog = detail::prepare(std::move(t));
     return in_context(options_.clients.value_or(0), [&](run_context& c) {
       return detail::with_members(detail::evaluator{prog, c}.eval(prog->tree().root, {}));
@@ -189,10 +189,15 @@ class executor {
   }
 
  private:
+  // A tree without a root (a default Computation) is no program.
+  static void require_root(const computation_tree& t) {
+    if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
+  }
+
   dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg,
                             std::optional<std::size_t> given_clients = std::nullopt) {
     const computation_tree& t = prog->tree();
-    if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
+    require_root(t);
     const run_signature sig = signature_of(t);
     const bool has_param = sig.parameter != no_index;
     std::optional<std::size_t> clients = given_clients ? given_clients : options_.clients;
