@@ -1,6 +1,9 @@
 # Runs the fuzzer for SECONDS in a fresh scratch corpus WORK (where it writes new inputs), seeded
 # with the golden .binpb files (SEEDS, if given; with PREFIX_BYTE, each behind that byte) and the
 # committed corpus CORPUS, which it only reads.
+if(NOT DEFINED MAX_LEN)  # the longest input libFuzzer makes (fuzz_forms: whole forms)
+  set(MAX_LEN 4096)
+endif()
 file(GLOB corpus_files ${CORPUS}/*)
 if(NOT corpus_files)
   message(FATAL_ERROR "the fuzz corpus ${CORPUS} is missing or empty")
@@ -24,7 +27,7 @@ elseif(seeds)
   file(COPY ${seeds} DESTINATION ${WORK})
 endif()
 execute_process(
-  COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=4096 -rss_limit_mb=2048
+  COMMAND ${FUZZER} -max_total_time=${SECONDS} -max_len=${MAX_LEN} -rss_limit_mb=2048
           -print_final_stats=1 ${WORK} ${CORPUS}
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

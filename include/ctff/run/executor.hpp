@@ -160,6 +160,15 @@ class executor {
   dynamic_value run(std::shared_ptr<const computation_tree> t, const dynamic_value& arg = {}) {
     return run_program(detail::prepare(std::move(t)), arg);
   }
+  // As run, with N = `clients` for this run whatever run_options::clients says (the argument's
+  // client lists must have N members): for a computation whose argument holds no client values
+  // but that places values at the clients, as a deployment's server parts do (forms/simulate.hpp).
+  dynamic_value run(const computation_tree& t, const dynamic_value& arg, std::size_t clients) {
+    return run(std::make_shared<const computation_tree>(t), arg, clients);
+  }
+  dynamic_value run(std::shared_ptr<const computation_tree> t, const dynamic_value& arg, std::size_t clients) {
+    return run_program(detail::prepare(std::move(t)), arg, clients);
+  }
 
   // The value of a computation, not called: a function value for a lambda, an intrinsic or a
   // bound opaque computation (keeping t alive), else what the computation evaluates to. With
@@ -185,12 +194,13 @@ class executor {
     if (t.root == no_index || t.root >= t.nodes.size()) throw argument_error("", "the Computation is empty");
   }
 
-  dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg) {
+  dynamic_value run_program(const std::shared_ptr<const detail::program>& prog, const dynamic_value& arg,
+                            std::optional<std::size_t> given_clients = std::nullopt) {
     const computation_tree& t = prog->tree();
     require_root(t);
     const run_signature sig = signature_of(t);
     const bool has_param = sig.parameter != no_index;
-    std::optional<std::size_t> clients = options_.clients;
+    std::optional<std::size_t> clients = given_clients ? given_clients : options_.clients;
     dynamic_value a = arg;
     if (has_param && !arg) throw argument_error("arg", "the computation takes an argument; none given");
     if (!has_param && arg) throw argument_error("arg", "the computation takes no argument");
