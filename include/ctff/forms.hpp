@@ -3,3 +3,6 @@
 #pragma once
 
 #include "ctff/forms/distribute_aggregate_form.hpp"
+#include "ctff/forms/call_dominant.hpp"
+#include "ctff/forms/rename_in_preorder.hpp"
+#include "ctff/forms/to_distribute_aggregate_form.hpp"

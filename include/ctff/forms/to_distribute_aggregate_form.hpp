@@ -1,0 +1,497 @@
+// A federated round split into TFF's DistributeAggregateForm, as TFF's
+// form_utils.get_distribute_aggregate_form_for_computation does it, pass for pass:
+//   1. the round must be a Lambda of two parameters returning two results (`round_type`,
+//      `round_parameters`, `round_results`, `round_lambda`);
+//   2. its body in call-dominant form, its bound names unique (forms/call_dominant.hpp);
+//   3. no broadcast may depend on an aggregation's result (`broadcast_after_aggregation`);
+//   4. the unplaced and server-placed arguments of aggregations (a secure sum's bound, an
+//      aggregate's zero) feed an injected `federated_broadcast` of `<>` computed from them, so
+//      that they are computed before the broadcast and reach the aggregation through the
+//      intermediate state; an unplaced argument that holds federated values cannot
+//      (`aggregation_argument_placement`);
+//   5. split at the broadcasts (federated_broadcast, federated_select, federated_secure_select):
+//      server_prepare, server_to_client_broadcast (their one-element parameters unnested), and
+//      the rest (forms/split_by_intrinsics.hpp), the injected broadcast's result dropped;
+//   6. the rest split at the aggregations: client_work (its first result kept),
+//      client_to_server_aggregation, and server_result as a function of <T, A_O>.
+// Parity: the five parts' bytes are TFF's up to the names of the bindings
+// (ctff::rename_variables_in_preorder makes them comparable).
+//
+// Beyond TFF (an extension): TFF 0.88 fails on every `federated_aggregate`, because step 4 wraps
+// its accumulate, merge and report functions in federated_value (a federated function type does
+// not exist). ctff leaves functional arguments where they are (they are part of the aggregation
+// itself); the free references they use, if any, are fed to the injected broadcast as the
+// unplaced arguments are. TFF's message was: "Expected a `federated_language.FederatedType` to
+// not contain `federated_language.FederatedType`s or `federated_language.FunctionType`s".
+#pragma once
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ctff/forms/distribute_aggregate_form.hpp"
+#include "ctff/forms/split_by_intrinsics.hpp"
+#include "ctff/read/checker.hpp"
+
+namespace ctff {
+namespace detail {
+
+inline const std::set<std::string>& broadcast_uris() {
+  static const std::set<std::string> s{"federated_broadcast", "federated_select",
+                                       "federated_secure_select"};
+  return s;
+}
+inline const std::set<std::string>& aggregation_uris() {
+  static const std::set<std::string> s{
+      "federated_aggregate",   "federated_mean",       "federated_min",
+      "federated_max",         "federated_secure_sum", "federated_secure_sum_bitwidth",
+      "federated_sum",         "federated_weighted_mean", "federated_secure_modular_sum"};
+  return s;
+}
+
+// The nodes whose value depends on a node matching `pred` (an intrinsic's node itself included),
+// references following the Block locals they name (tree_analysis._extract_nodes_consuming).
+class dependents {
+ public:
+  dependents(form_context& c, std::function<bool(const bb&)> pred) : c_(c), pred_(std::move(pred)) {}
+  std::set<const bb_node*> run(const bb& n) {
+    visit(n);
+    return std::move(set_);
+  }
+
+ private:
+  bool in(const bb& x) const { return x && set_.count(x.get()) != 0; }
+  void visit(const bb& n) {
+    depth_guard g(c_.depth);
+    bool dep = false;
+    switch (n->kind) {
+      case block_kind::reference:
+        for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+          if (it->first == n->text) {
+            dep = it->second && set_.count(it->second);
+            break;
+          }
+        break;
+      case block_kind::selection:
+        visit(n->a);
+        dep = in(n->a);
+        break;
+      case block_kind::call:
+        visit(n->a);
+        if (n->b) visit(n->b);
+        dep = in(n->a) || in(n->b);
+        break;
+      case block_kind::lambda:
+        scope_.emplace_back(n->text, nullptr);
+        visit(n->a);
+        scope_.pop_back();
+        dep = in(n->a);
+        break;
+      case block_kind::struct_:
+        for (const auto& e : n->elems) visit(e.value);
+        for (const auto& e : n->elems) dep = dep || in(e.value);
+        break;
+      case block_kind::block: {
+        const std::size_t d = scope_.size();
+        for (const auto& e : n->elems) {
+          visit(e.value);
+          scope_.emplace_back(e.name, e.value.get());
+        }
+        visit(n->a);
+        scope_.resize(d);
+        for (const auto& e : n->elems) dep = dep || in(e.value);
+        dep = dep || in(n->a);
+        break;
+      }
+      default:
+        break;
+    }
+    if (pred_(n) || dep) set_.insert(n.get());
+  }
+
+  form_context& c_;
+  std::function<bool(const bb&)> pred_;
+  std::set<const bb_node*> set_;
+  std::vector<std::pair<std::string, const bb_node*>> scope_;
+};
+
+inline void check_broadcast_not_dependent_on_aggregate(form_context& c, const bb& n) {
+  auto is_intrinsic_in = [](const std::set<std::string>& s) {
+    return [&s](const bb& x) { return x->kind == block_kind::intrinsic && s.count(x->text) != 0; };
+  };
+  const auto on_aggregate = dependents(c, is_intrinsic_in(aggregation_uris())).run(n);
+  const auto on_broadcast = dependents(c, is_intrinsic_in(broadcast_uris())).run(n);
+  visit_preorder(c, n, [&](const bb& x) {
+    if (x->kind != block_kind::call || !on_aggregate.count(x.get()) || !x->b) return;
+    if (on_aggregate.count(x->b.get()) && on_broadcast.count(x->a.get()))
+      throw form_error("broadcast_after_aggregation", "",
+                       "a broadcast depends on the result of an aggregation (a round can broadcast "
+                       "only before it aggregates)");
+  });
+}
+
+inline bb federated_value_at_server(form_context& c, const bb& v) {
+  const std::uint32_t r = c.federated_type(v->type, placement_kind::server, true);
+  return c.call(c.intrinsic("federated_value_at_server", c.function_type(v->type, r)), v);
+}
+
+// building_block_factory.create_federated_zip for a struct of server-placed values.
+inline bb federated_zip(form_context& c, const bb& value) {
+  std::set<int> where;
+  std::function<void(std::uint32_t)> record = [&](std::uint32_t t) {
+    if (c.is_federated(t)) {
+      where.insert(static_cast<int>(c.tn(t).where));
+    } else if (c.is_struct(t)) {
+      for (std::uint32_t k = 0; k != c.size_of(t); ++k) record(c.kid(t, k));
+    } else {
+      throw form_error("aggregation_argument_placement", "",
+                       "a zip of a value of type " + c.type_string(t));
+    }
+  };
+  record(value->type);
+  if (where.size() != 1)
+    throw form_error("aggregation_argument_placement", "", "a zip of values at different placements");
+  const auto p = static_cast<placement_kind>(*where.begin());
+  std::function<std::uint32_t(std::uint32_t)> normalize = [&](std::uint32_t t) -> std::uint32_t {
+    if (c.is_federated(t) && c.tn(t).where == placement_kind::clients && c.tn(t).all_equal)
+      return c.federated_type(c.kid(t, 0), placement_kind::clients, false);
+    if (!c.is_struct(t)) return t;
+    auto e = c.items(t);
+    bool changed = false;
+    for (auto& [nm, k] : e) {
+      auto k2 = normalize(k);
+      changed = changed || k2 != k;
+      k = k2;
+    }
+    return changed ? c.struct_type(e) : t;
+  };
+  const std::uint32_t in = normalize(value->type);
+  const std::uint32_t out = c.federated_type(c.strip_placement(value->type), p);
+  const char* uri = p == placement_kind::clients ? "federated_zip_at_clients" : "federated_zip_at_server";
+  return c.call(c.intrinsic(uri, c.function_type(in, out)), value);
+}
+
+inline bb federated_apply(form_context& c, const bb& fn, const bb& arg) {
+  const std::uint32_t r = c.federated_type(c.result_of(fn->type), placement_kind::server);
+  const std::uint32_t p = c.unnamed_struct_type({fn->type, arg->type});
+  return c.call(c.intrinsic("federated_apply", c.function_type(p, r)), c.unnamed_struct({fn, arg}));
+}
+
+inline bb federated_broadcast(form_context& c, const bb& v) {
+  const std::uint32_t r = c.federated_type(c.kid(v->type, 0), placement_kind::clients, true);
+  return c.call(c.intrinsic("federated_broadcast", c.function_type(v->type, r)), v);
+}
+
+// The arguments of aggregations that must be computed before the broadcast, server-placed.
+inline std::vector<bb> server_side_aggregation_args(form_context& c, const bb& n) {
+  std::vector<bb> out;
+  visit_preorder(c, n, [&](const bb& x) {
+    if (!is_call_of(x, aggregation_uris()) || !x->b) return;
+    std::vector<bb> args;
+    if (x->b->kind == block_kind::struct_) {
+      for (const auto& e : x->b->elems) args.push_back(e.value);
+    } else {
+      args.push_back(x->b);
+    }
+    for (const auto& a : args) {
+      if (c.is_federated(a->type)) {
+        if (c.tn(a->type).where == placement_kind::server) out.push_back(a);
+        continue;
+      }
+      bool placed = false;
+      visit_preorder(c, a, [&](const bb& y) { placed = placed || c.is_federated(y->type); });
+      if (placed)
+        throw form_error("aggregation_argument_placement", "",
+                         "an argument of " + x->a->text + " of type " + c.type_string(a->type) +
+                             " holds federated values");
+      if (c.is_function(a->type)) {
+        // The extension: a function argument (federated_aggregate's accumulate, merge, report)
+        // stays with the aggregation; what it uses from outside is computed before.
+        std::vector<bb> refs;
+        const auto free = free_names(c, a);
+        std::set<std::string> seen;
+        visit_preorder(c, a, [&](const bb& y) {
+          if (y->kind == block_kind::reference && free.count(y->text) && seen.insert(y->text).second)
+            refs.push_back(y);
+        });
+        for (const auto& r : refs) {
+          if (c.is_function(r->type))
+            throw form_error("federated_aggregate_unsupported", "",
+                             "a function argument of " + x->a->text + " uses the function `" +
+                                 r->text + "` from outside");
+          out.push_back(federated_value_at_server(c, r));
+        }
+        continue;
+      }
+      out.push_back(federated_value_at_server(c, a));
+    }
+  });
+  return out;
+}
+
+inline std::vector<bb_elem> items_of_struct(const bb& s, const char* what) {
+  if (s->kind != block_kind::struct_)
+    throw form_error("round_results", "", std::string(what) + " is not written as a struct");
+  return s->elems;
+}
+
+// The five parts as building blocks.
+struct daf_blocks {
+  bb server_prepare, server_to_client_broadcast, client_work, client_to_server_aggregation,
+      server_result;
+};
+
+inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const daf_blocks& f);
+
+// `round_type`: the round's type as its Computation states it, which TFF's last checks compare
+// the parts with (no_index: the type its building blocks make, which the first checks use).
+inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t round_type = no_index) {
+  const std::uint32_t t = round->type;
+  if (!c.is_function(t)) throw form_error("round_type", "", "the round is not a function");
+  const std::uint32_t p = c.param_of(t);
+  if (p == no_index || !c.is_struct(p) || c.size_of(p) != 2)
+    throw form_error("round_parameters", "",
+                     "the round must take two arguments (<S@SERVER, {D}@CLIENTS>), not " +
+                         (p == no_index ? std::string("none") : c.type_string(p)));
+  const std::uint32_t r = c.result_of(t);
+  if (!c.is_struct(r) || c.size_of(r) != 2)
+    throw form_error("round_results", "",
+                     "the round must return two values (<S@SERVER, X@SERVER>), not " + c.type_string(r));
+  if (round->kind != block_kind::lambda)
+    throw form_error("round_lambda", "", std::string("the round is a ") +
+                                             std::string(block_kind_name(round->kind)) +
+                                             ", not a lambda");
+  bb comp = to_call_dominant(c, round);
+  if (comp->kind != block_kind::lambda)
+    throw form_error("round_lambda", "", "the round's call-dominant form is not a lambda");
+  c.stage("01-call_dominant", comp);
+  comp = uniquify_names(c, comp);
+  c.stage("02-uniquified", comp);
+  check_broadcast_not_dependent_on_aggregate(c, comp);
+
+  const std::vector<bb> needed = server_side_aggregation_args(c, comp);
+  const bool injected = !needed.empty();
+  if (injected) {
+    if (comp->a->kind != block_kind::block)
+      throw form_error("round_lambda", "", "the round's body is not a block");
+    bb zipped = federated_zip(c, c.unnamed_struct(needed));
+    const std::uint32_t member = c.kid(zipped->type, 0);
+    bb bcast = federated_broadcast(
+        c, federated_apply(c, c.lambda("ignored_param", member, c.struct_({})), zipped));
+    std::vector<bb_elem> locals = comp->a->elems;
+    locals.push_back({"injected_broadcast_ref", bcast});
+    auto results = items_of_struct(comp->a->a, "the round's result");
+    results.push_back({std::string(), c.reference("injected_broadcast_ref", bcast->type)});
+    comp = c.lambda(comp->text, comp->param_type, c.block(locals, c.struct_(results)));
+    c.stage("03-injected_broadcast", comp);
+  }
+
+  auto first = split_by_intrinsics(c, comp, broadcast_uris(), {{0}}, {}, {{1}});
+  c.stage("04-split1_before", first.before);
+  c.stage("05-split1_intrinsic", first.intrinsic);
+  c.stage("06-split1_after", first.after);
+  daf_blocks out;
+  out.server_prepare = unnest_lambda_parameter(c, first.before);
+  c.stage("07-unnested_server_prepare", out.server_prepare);
+  out.server_to_client_broadcast = unnest_lambda_parameter(c, first.intrinsic);
+  c.stage("08-unnested_server_to_client_broadcast", out.server_to_client_broadcast);
+  bb after = first.after;
+  if (injected) {
+    auto results = items_of_struct(after->a->a, "the part after the broadcast's result");
+    if (results.empty()) throw form_error("internal", "", "the injected broadcast's result is missing");
+    results.pop_back();
+    after = c.lambda(after->text, after->param_type, c.block(after->a->elems, c.struct_(results)));
+    c.stage("09-split2_input_without_injected_result", after);
+  }
+  auto second = split_by_intrinsics(c, after, aggregation_uris(), {{0}, {1}}, {{2}}, {{2}});
+  c.stage("10-split2_before", second.before);
+  c.stage("11-split2_intrinsic", second.intrinsic);
+  c.stage("12-split2_after", second.after);
+  out.client_work = select_output_from_lambda(c, second.before, 0);
+  c.stage("13-client_work_selected_output", out.client_work);
+  out.client_to_server_aggregation = second.intrinsic;
+  out.server_result = as_function_of_some_subparameters(c, second.after, {{0}, {1}});
+  c.stage("14-server_result_of_some_subparameters", out.server_result);
+  const std::uint32_t stated = round_type == no_index ? t : round_type;
+  if (!c.is_function(stated) || !c.is_struct(c.result_of(stated)) || c.size_of(c.result_of(stated)) != 2 ||
+      c.param_of(stated) == no_index || !c.is_struct(c.param_of(stated)) || c.size_of(c.param_of(stated)) != 2)
+    throw form_error("round_type", "", "the round's stated type is not that of a round");
+  check_form_like_tff(c, stated, out);
+  return out;
+}
+
+// TFF's DistributeAggregateForm constructor checks what the conversion made (forms.py); a round
+// whose parts fail them is refused there, so ctff refuses it too, with these rules:
+// `unbound_references` (a part uses what it does not bind: a result that is not at the server),
+// `part_parameter`, `part_result` (not a struct of two), `single_placement` (a server part with
+// a value at the clients or the other way round), `broadcast_part`, `aggregation_part`
+// (locals other than calls of the part's intrinsics, or a result other than their references),
+// `intrinsic_arguments` (an argument other than a selection of the parameter or a literal),
+// `part_types` (a part's parameter does not accept what the part before returns), `state_type`
+// (the state returned is not of the state's type), `client_data_type`, `result_type`.
+inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const daf_blocks& f) {
+  const std::pair<const char*, const bb*> parts[] = {
+      {"server_prepare", &f.server_prepare},
+      {"server_to_client_broadcast", &f.server_to_client_broadcast},
+      {"client_work", &f.client_work},
+      {"client_to_server_aggregation", &f.client_to_server_aggregation},
+      {"server_result", &f.server_result}};
+  for (const auto& [label, part] : parts) {
+    if ((*part)->kind != block_kind::lambda)
+      throw form_error("part_not_lambda", label, "the part is not a lambda");
+    const auto free = free_names(c, *part);
+    if (!free.empty())
+      throw form_error("unbound_references", label,
+                       "the part refers to `" + *free.begin() +
+                           "`, which it does not bind (a value the round returns is not at the server, "
+                           "or the server's part needs the clients' data)");
+  }
+  auto param = [&](const bb& p) { return c.param_of(p->type); };
+  auto result = [&](const bb& p) { return c.result_of(p->type); };
+  auto pair_type = [&](std::uint32_t t) { return t != no_index && c.is_struct(t) && c.size_of(t) == 2; };
+  auto single_placement = [&](const bb& p, placement_kind where, const char* label) {
+    visit_preorder(c, p, [&](const bb& x) {
+      if (c.is_federated(x->type) && c.tn(x->type).where != where)
+        throw form_error("single_placement", label,
+                         std::string("the part holds a value of type ") + c.type_string(x->type) +
+                             " but runs only at the " +
+                             (where == placement_kind::server ? "server" : "clients"));
+    });
+  };
+  auto intrinsic_part = [&](const bb& p, const std::set<std::string>& uris, const char* rule,
+                            const char* label) {
+    const bb& body = p->a;
+    if (body->kind != block_kind::block)
+      throw form_error(rule, label, "the part's result is not a block of intrinsic calls");
+    std::vector<std::string> names;
+    for (const auto& l : body->elems) {
+      if (l.value->kind != block_kind::call || l.value->a->kind != block_kind::intrinsic ||
+          !uris.count(l.value->a->text))
+        throw form_error(rule, label, "the local `" + l.name + "` is not a call of one of the part's intrinsics");
+      std::vector<bb> flat;
+      std::function<void(const bb&)> flatten = [&](const bb& x) {
+        if (x->kind == block_kind::struct_) {
+          for (const auto& e : x->elems) flatten(e.value);
+        } else {
+          flat.push_back(x);
+        }
+      };
+      if (l.value->b) flatten(l.value->b);
+      for (const auto& a : flat) {
+        // The extension: federated_aggregate's functions are part of the aggregation.
+        if (l.value->a->text == "federated_aggregate" && c.is_function(a->type)) continue;
+        if (a->kind != block_kind::literal && a->kind != block_kind::selection)
+          throw form_error("intrinsic_arguments", label,
+                           "an argument of " + l.value->a->text + " is neither a selection nor a literal");
+        if (a->kind == block_kind::selection && a->a->kind == block_kind::reference && a->a->text != p->text)
+          throw form_error("intrinsic_arguments", label,
+                           "an argument of " + l.value->a->text + " selects from `" + a->a->text +
+                               "`, not from the part's parameter");
+      }
+      names.push_back(l.name);
+    }
+    if (body->a->kind != block_kind::struct_)
+      throw form_error(rule, label, "the part's result is not a struct");
+    bool same = body->a->elems.size() == names.size();
+    for (std::size_t k = 0; same && k != names.size(); ++k)
+      same = body->a->elems[k].value->kind == block_kind::reference && body->a->elems[k].value->text == names[k];
+    if (!same) throw form_error(rule, label, "the part does not return its intrinsic calls' results in order");
+  };
+  if (!pair_type(result(f.server_prepare)))
+    throw form_error("part_result", "server_prepare", "the part does not return a struct of two");
+  single_placement(f.server_prepare, placement_kind::server, "server_prepare");
+  intrinsic_part(f.server_to_client_broadcast, broadcast_uris(), "broadcast_part", "server_to_client_broadcast");
+  if (!pair_type(param(f.client_work)))
+    throw form_error("part_parameter", "client_work", "the part does not take a struct of two");
+  single_placement(f.client_work, placement_kind::clients, "client_work");
+  if (!pair_type(param(f.client_to_server_aggregation)))
+    throw form_error("part_parameter", "client_to_server_aggregation", "the part does not take a struct of two");
+  intrinsic_part(f.client_to_server_aggregation, aggregation_uris(), "aggregation_part",
+                 "client_to_server_aggregation");
+  if (!pair_type(param(f.server_result)))
+    throw form_error("part_parameter", "server_result", "the part does not take a struct of two");
+  if (!pair_type(result(f.server_result)))
+    throw form_error("part_result", "server_result", "the part does not return a struct of two");
+  single_placement(f.server_result, placement_kind::server, "server_result");
+  auto accepts = [&](std::uint32_t to, std::uint32_t from) {
+    if (to == no_index) return from == no_index;
+    return from != no_index && c.assignable(to, from);
+  };
+  auto mismatch = [&](const char* label, const std::string& what) {
+    throw form_error("part_types", label, what);
+  };
+  const std::uint32_t prep = result(f.server_prepare);
+  if (!accepts(param(f.server_to_client_broadcast), c.kid(prep, 0)))
+    mismatch("server_to_client_broadcast", "its parameter does not accept server_prepare's first result");
+  if (!accepts(c.kid(param(f.client_work), 1), result(f.server_to_client_broadcast)))
+    mismatch("client_work", "its parameter does not accept server_to_client_broadcast's result");
+  if (!accepts(c.kid(param(f.client_to_server_aggregation), 1), result(f.client_work)))
+    mismatch("client_to_server_aggregation", "its parameter does not accept client_work's result");
+  if (!accepts(c.kid(param(f.server_result), 1), result(f.client_to_server_aggregation)))
+    mismatch("server_result", "its parameter does not accept client_to_server_aggregation's result");
+  if (!accepts(c.kid(param(f.client_to_server_aggregation), 0), c.kid(prep, 1)) ||
+      !accepts(c.kid(param(f.server_result), 0), c.kid(prep, 1)))
+    mismatch("client_to_server_aggregation", "the intermediate state server_prepare returns is not what the parts after it take");
+  const std::uint32_t rp = c.param_of(round_type), rr = c.result_of(round_type);
+  const std::uint32_t state = c.kid(rp, 0);
+  if (!accepts(param(f.server_prepare), state) || !accepts(c.kid(result(f.server_result), 0), state) ||
+      !accepts(c.kid(rr, 0), state))
+    throw form_error("state_type", "",
+                     "the state the round takes (" + c.type_string(state) + ") and the state it returns (" +
+                         c.type_string(c.kid(rr, 0)) + ") must be of one type");
+  if (!accepts(c.kid(param(f.client_work), 0), c.kid(rp, 1)))
+    throw form_error("client_data_type", "client_work", "the part does not take the round's client data");
+  if (!accepts(c.kid(result(f.server_result), 1), c.kid(rr, 1)))
+    throw form_error("result_type", "server_result", "the part does not return the round's result type");
+}
+
+}  // namespace detail
+
+namespace detail {
+// The tree checked and split, in a context made from its types (form_context c(round.types)).
+inline daf_blocks split_tree(form_context& c, const computation_tree& round) {
+  if (round.root == no_index || round.root >= round.nodes.size())
+    throw form_error("valid_computation", "", "an empty computation");
+  // (TFF's own backend registers federated_secure_modular_sum, which federated_language and so
+  // ctff's checker do not know: the splitter takes it as TFF does.)
+  for (const auto& e : check(round))
+    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos)
+      throw form_error("valid_computation", e.path, e.problem);
+  return split_round(c, from_tree(c, round), round.nodes[round.root].type);
+}
+}  // namespace detail
+
+// The round split into its five parts (see the top of this header); throws ctff::form_error
+// naming the rule when it cannot be split, or when the tree is not a valid typed computation
+// (`valid_computation`, with the checker's first error).
+inline distribute_aggregate_form to_distribute_aggregate_form(const computation_tree& round) {
+  detail::form_context c(round.types);
+  const detail::daf_blocks parts = detail::split_tree(c, round);
+  distribute_aggregate_form f;
+  f.server_prepare = detail::to_tree(c, parts.server_prepare);
+  f.server_to_client_broadcast = detail::to_tree(c, parts.server_to_client_broadcast);
+  f.client_work = detail::to_tree(c, parts.client_work);
+  f.client_to_server_aggregation = detail::to_tree(c, parts.client_to_server_aggregation);
+  f.server_result = detail::to_tree(c, parts.server_result);
+  return f;
+}
+
+// TFF's DistributeAggregateForm.summary(): one line per part, `'{:<28}: {}'.format(name, type)`.
+inline std::string form_summary(const distribute_aggregate_form& f) {
+  const std::pair<const char*, const computation_tree*> parts[] = {
+      {"server_prepare", &f.server_prepare},
+      {"server_to_client_broadcast", &f.server_to_client_broadcast},
+      {"client_work", &f.client_work},
+      {"client_to_server_aggregation", &f.client_to_server_aggregation},
+      {"server_result", &f.server_result}};
+  std::string out;
+  for (const auto& [name, t] : parts) {
+    std::string label = name;
+    if (label.size() < 28) label.resize(28, ' ');
+    out += label + ": " + (t->root == no_index ? std::string() : t->type_string(t->root)) + "\n";
+  }
+  return out;
+}
+
+}  // namespace ctff
