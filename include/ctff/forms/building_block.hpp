@@ -55,7 +55,7 @@ struct bb_node {
   std::vector<bb_elem> elems;           // struct elements, block locals
 };
 
-inline bool is_opaque(block_kind k) {
+inline bool is_opaque_or_literal(block_kind k) {
   return k == block_kind::tensorflow || k == block_kind::xla || k == block_kind::data ||
          k == block_kind::literal;
 }
@@ -444,7 +444,7 @@ inline void write_elems(const form_context& c, const std::vector<bb_elem>& e, gr
 }
 
 inline void write_block(const form_context& c, const bb_node& n, growing_back_sink& s) {
-  if (is_opaque(n.kind)) {
+  if (is_opaque_or_literal(n.kind)) {
     s.chars(n.text);
     return;
   }

@@ -38,7 +38,7 @@ inline bb replace_selections(form_context& c, const bb& n, const std::string& re
              if (it != replacements.end() && c.equivalent(it->second->type, x->type))
                return {it->second, true};
            }
-           if (x->kind == block_kind::call && is_opaque(x->a->kind) && x->b &&
+           if (x->kind == block_kind::call && is_opaque_or_literal(x->a->kind) && x->b &&
                x->b->kind == block_kind::reference && x->b->text == ref_name)
              throw form_error("parameter_passed_whole", "",
                               "a compiled computation is called on the whole parameter `" +
