@@ -4,7 +4,7 @@
     sanitize_syntax.py <build-dir> [--jobs N]
 
 <build-dir> is a configured and built tree with CMAKE_EXPORT_COMPILE_COMMANDS=ON (tools/test.sh:
-build/gcc). Every translation unit of the unit tests, the examples, ctff-inspect and ctff-run is
+build/gcc). Every translation unit of the unit tests, the examples, ctff-inspect, ctff-split and ctff-run is
 compiled again with its own command plus -fsyntax-only -fsanitize=address,undefined
 -fno-sanitize-recover=all. -fsyntax-only is enough: the constant evaluation, where the sanitizers
 can make an expression non-constant (g++ -fsanitize=undefined: comparing a static object's
@@ -21,7 +21,7 @@ import sys
 import time
 
 FLAGS = ["-fsyntax-only", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-PARTS = ("tests/unit/", "examples/", "tools/ctff_inspect/", "tools/ctff_run/")
+PARTS = ("tests/unit/", "examples/", "tools/ctff_inspect/", "tools/ctff_split/", "tools/ctff_run/")
 
 
 def syntax_command(entry):

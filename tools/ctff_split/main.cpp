@@ -1,0 +1,149 @@
+// ctff-split: split a federated round into TFF's DistributeAggregateForm and write its five parts,
+// each a Computation of its own, into a directory (docs/forms_deploy.md).
+//
+//   ctff-split [--rename] COMP OUTDIR
+//
+// COMP is a federated_language.Computation, binary or protobuf text format (`-`: standard input),
+// of type (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,X@SERVER>). For each part P it writes P.binpb,
+// P.type.txt, P.compact.txt and P.formatted.txt, then summary.txt (TFF's summary lines), and
+// prints the summary. Nothing is written unless the whole split succeeds.
+// Exit status: 0 written; 1 the round cannot be split (the rule, where, and why); 2 bad input:
+// unreadable COMP, bytes that are not a Computation, one ctff's checker refuses, an OUTDIR that
+// cannot be made or written, or bad usage.
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <ctff/forms.hpp>
+#include <ctff/read.hpp>
+
+#include "../common/computation_file.hpp"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: ctff-split [--rename] COMP OUTDIR\n"
+    "  Splits the round COMP (a federated_language.Computation, binary or protobuf text format;\n"
+    "  - reads standard input), of type (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,X@SERVER>), into TFF's\n"
+    "  DistributeAggregateForm and writes, into OUTDIR (made if missing), for each part P of\n"
+    "  server_prepare, server_to_client_broadcast, client_work, client_to_server_aggregation and\n"
+    "  server_result: P.binpb, P.type.txt, P.compact.txt, P.formatted.txt; then summary.txt\n"
+    "  (`name: type`, TFF's summary), which it also prints.\n"
+    "  --rename  variables renamed _v1, _v2, ... in preorder in every part (as the goldens of\n"
+    "            tests/forms/goldens are, to compare with TFF's output)\n"
+    "Exit status: 0 written, 1 the round cannot be split (the rule is printed), 2 bad input\n"
+    "(unreadable or invalid COMP, OUTDIR not writable) or bad usage.\n";
+
+using ctff_tools::binary_of;
+using ctff_tools::input_error;
+using ctff_tools::slurp;
+
+// A round the splitter refuses: exit status 1.
+struct cannot_split {
+  std::string message;
+};
+
+// The checker's errors that only say it does not know TFF's own `federated_secure_modular_sum`:
+// the splitter accepts that intrinsic as TFF does, so its parts may hold it too.
+std::vector<ctff::check_error> check_errors(const ctff::computation_tree& t) {
+  std::vector<ctff::check_error> out;
+  for (auto& e : ctff::check(t))
+    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos) out.push_back(e);
+  return out;
+}
+
+void write_file(const std::filesystem::path& p, const std::string& content) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(content.data(), static_cast<std::streamsize>(content.size()));
+  f.close();
+  if (!f) throw input_error{"cannot write " + p.string()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool rename = false;
+  std::vector<std::string> positional;
+  for (int k = 1; k < argc; ++k) {
+    const std::string a = argv[k];
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return 0;
+    }
+    if (a == "--rename") {
+      rename = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::cerr << "ctff-split: unknown option " << a << "\n" << usage;
+      return 2;
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2) {
+    std::cerr << "ctff-split: expected COMP and OUTDIR\n" << usage;
+    return 2;
+  }
+  const std::string& file = positional[0];
+  const std::filesystem::path outdir = positional[1];
+
+  try {
+    const ctff::computation_tree round = ctff::read_computation(binary_of(file, slurp(file)));
+    ctff::distribute_aggregate_form form;
+    try {
+      form = ctff::to_distribute_aggregate_form(round);
+    } catch (const ctff::form_error& e) {
+      // The splitter runs the checker first: an invalid computation is bad input, not a round.
+      if (e.rule() == "valid_computation")
+        throw input_error{file + ": not a valid computation: " + (e.path().empty() ? "(top level)" : e.path()) +
+                          ": " + e.problem()};
+      throw cannot_split{e.rule() + (e.path().empty() ? "" : " at " + e.path()) + ": " + e.problem()};
+    }
+
+    const std::pair<const char*, ctff::computation_tree*> parts[] = {
+        {"server_prepare", &form.server_prepare},
+        {"server_to_client_broadcast", &form.server_to_client_broadcast},
+        {"client_work", &form.client_work},
+        {"client_to_server_aggregation", &form.client_to_server_aggregation},
+        {"server_result", &form.server_result}};
+    // Every part is checked before anything is written (a part that failed would be a splitter bug).
+    for (auto& [name, tree] : parts) {
+      if (rename) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
+      const auto errors = check_errors(*tree);
+      if (!errors.empty())
+        throw cannot_split{std::string("internal at ") + name + ": the part fails ctff's checker: " +
+                           errors.front().message()};
+    }
+
+    std::error_code ec;
+    std::filesystem::create_directories(outdir, ec);
+    if (!std::filesystem::is_directory(outdir))
+      throw input_error{"cannot make the directory " + outdir.string() + (ec ? ": " + ec.message() : "")};
+    for (const auto& [name, tree] : parts) {
+      const std::string base = name;
+      write_file(outdir / (base + ".binpb"), ctff::serialize(*tree));
+      write_file(outdir / (base + ".type.txt"), ctff::type_string(*tree) + "\n");
+      write_file(outdir / (base + ".compact.txt"), ctff::compact(*tree) + "\n");
+      write_file(outdir / (base + ".formatted.txt"), ctff::formatted(*tree) + "\n");
+    }
+    const std::string summary = ctff::form_summary(form);
+    write_file(outdir / "summary.txt", summary);
+    std::cout << summary;
+    return 0;
+  } catch (const cannot_split& e) {
+    std::cerr << "ctff-split: cannot split: " << e.message << "\n";
+    return 1;
+  } catch (const input_error& e) {
+    std::cerr << "ctff-split: " << e.message << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ctff-split: " << file << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "ctff-split: " << file << ": " << e.what() << "\n";
+  }
+  return 2;
+}
