@@ -44,6 +44,14 @@ struct fixture {
   }
 };
 
+// "a<i>". (Appended, not `"a" + std::to_string(i)`: g++-12 -O2 warns -Wrestrict on that in a
+// loop, a false positive of its own.)
+std::string local_name(int i) {
+  std::string s = "a";
+  s += std::to_string(i);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("forms: building blocks go out as Computation bytes the reader and checker accept") {
@@ -243,8 +251,8 @@ TEST_CASE("forms: recursion is bounded") {
     bb prev = c.reference("x", f.i32);
     for (int i = 0; i != 5000; ++i) {
       bb s = c.unnamed_struct({prev});
-      locals.push_back({"a" + std::to_string(i), s});
-      prev = c.reference("a" + std::to_string(i), s->type);
+      locals.push_back({local_name(i), s});
+      prev = c.reference(local_name(i), s->type);
     }
     try {
       ctff::detail::to_call_dominant(c, c.lambda("x", f.i32, c.block(locals, prev)));
@@ -272,7 +280,7 @@ TEST_CASE("forms: a tree that inlining would make exponentially large is refused
   bb prev = c.reference("x", f.i32);
   for (int i = 0; i != 60; ++i) {
     bb s = c.unnamed_struct({prev, prev});
-    const std::string name = "a" + std::to_string(i);
+    const std::string name = local_name(i);
     locals.push_back({name, s});
     prev = c.reference(name, s->type);
   }
