@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the seeds of ctff_fuzz_forms (tests/fuzz/corpus/forms) from TFF's forms in
-tests/forms/goldens: for each round TFF converted, its five parts in fuzz_forms.cpp's input format
-(each part a varint length and its bytes, in the form's order), then the round itself; and the
-same without the round. Each file is named by the SHA-1 of its bytes.
+"""Writes the seeds of ctff_fuzz_forms (tests/fuzz/corpus/forms) from tests/forms/goldens: for
+each round TFF converted, its five parts in fuzz_forms.cpp's input format (each part a varint
+length and its bytes, in the form's order), then the round itself; the same without the round;
+and every golden round (converted or refused) behind a zero byte, the input that asks for a split.
+Each file is named by the SHA-1 of its bytes.
 
     forms_seeds.py [OUT_DIR]          (default: tests/fuzz/corpus/forms)
 """
@@ -37,6 +38,12 @@ def main(argv):
         for seed in (form, form + (GOLDENS / f"{name}.binpb").read_bytes()):
             (out / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
             written += 1
+    for round_file in sorted(GOLDENS.glob("*.binpb")):
+        if "." in round_file.name[: -len(".binpb")]:
+            continue  # a part (NAME.PART.binpb), not a round
+        seed = b"\0" + round_file.read_bytes()
+        (out / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
+        written += 1
     print(f"{written} seeds in {out}")
     return 0
 

@@ -1,14 +1,25 @@
-// libFuzzer target over ctff/forms: five Computations (and optionally a round) from arbitrary
-// bytes, validated and composed. Input: five parts, each a varint length and that many bytes (a
-// length past the end takes what is left), in the order server_prepare,
-// server_to_client_broadcast, client_work, client_to_server_aggregation, server_result; the rest,
-// if any, is the round whose type the form must fit. Seeds: forms_seeds.py (corpus/forms).
+// libFuzzer target over ctff/forms, the one forms fuzzer: the splitter, the validator and the
+// composition. An input is either
+//   * a round: a zero byte, then a Computation (a form never starts so: its first part would be
+//     empty). It is split (ctff::to_distribute_aggregate_form); a form the splitter makes is
+//     validated against the round's type and composed, and each part is checked as below; or
+//   * five parts and an optional round: each part a varint length and that many bytes (a length
+//     past the end takes what is left), in the order server_prepare, server_to_client_broadcast,
+//     client_work, client_to_server_aggregation, server_result; the rest, if any, is the round
+//     whose type the form must fit. The form is validated (with and without the round's type)
+//     and, when it validates, composed; the round, if it reads, is split as above too.
+// Seeds: forms_seeds.py (corpus/forms: TFF's forms with and without their rounds, and every
+// golden round behind a zero byte).
 // Invariants checked besides "no crash, no leak, no undefined behaviour, no unbounded memory":
-//   * the only exceptions are ctff::read_error (reading) and ctff::form_error (validating,
-//     composing);
+//   * the only exceptions are ctff::read_error (reading) and ctff::form_error with a rule name
+//     (splitting, validating, composing);
 //   * validate throws exactly when form_errors finds an error, and that error first;
 //   * a form that validates composes, and its composition reads back and passes the checker
-//     (but for federated_secure_modular_sum, which the checker does not know).
+//     (but for federated_secure_modular_sum, which the checker does not know);
+//   * every part of a split is a Lambda that the checker accepts (the same exception), renaming
+//     it in preorder twice changes nothing, and the split form passes the validator with the
+//     round's type (the splitter and the validator agree, federated_aggregate's functions
+//     included).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -32,15 +43,20 @@ std::size_t varint(const std::uint8_t*& p, const std::uint8_t* end) {
   return static_cast<std::size_t>(v);
 }
 
+bool modular_sum_unknown(const std::string& problem) {
+  return problem.find("`federated_secure_modular_sum`") != std::string::npos;
+}
+
 void check_composition(const ctff::computation_tree& c) {
   for (const ctff::check_error& e : ctff::check(c))
-    if (e.problem != "unknown intrinsic `federated_secure_modular_sum`") std::abort();
+    if (!modular_sum_unknown(e.problem)) std::abort();
   if (ctff::serialize(ctff::read_computation(ctff::serialize(c), {.max_depth = 100000})) != ctff::serialize(c))
     std::abort();
 }
 
-// validate(f[, round]) against form_errors(f[, round]); composes a form that validates.
-void validate_and_compose(const ctff::distribute_aggregate_form& f, const ctff::type_desc* round) {
+// validate(f[, round]) against form_errors(f[, round]); composes a form that validates. True
+// when it validates.
+bool validate_and_compose(const ctff::distribute_aggregate_form& f, const ctff::type_desc* round) {
   const std::vector<ctff::form_error> errors = round ? ctff::form_errors(f, *round) : ctff::form_errors(f);
   if (errors.size() > 100) std::abort();
   std::optional<ctff::form_error> thrown;
@@ -54,8 +70,32 @@ void validate_and_compose(const ctff::distribute_aggregate_form& f, const ctff::
   }
   if (thrown.has_value() != !errors.empty()) std::abort();
   if (thrown && std::string(thrown->what()) != errors.front().what()) std::abort();
-  if (thrown) return;
+  if (thrown) return false;
   check_composition(round ? ctff::from_distribute_aggregate_form(f, *round) : ctff::from_distribute_aggregate_form(f));
+  return true;
+}
+
+// The round split; what it makes must be a form of it.
+void split(const ctff::computation_tree& round) {
+  ctff::distribute_aggregate_form f;
+  try {
+    f = ctff::to_distribute_aggregate_form(round);
+  } catch (const ctff::form_error& e) {
+    if (e.rule().empty()) std::abort();
+    return;
+  }
+  for (const auto* p : {&f.server_prepare, &f.server_to_client_broadcast, &f.client_work,
+                        &f.client_to_server_aggregation, &f.server_result}) {
+    if (p->nodes[p->root].kind != ctff::block_kind::lambda) std::abort();
+    for (const auto& e : ctff::check(*p))
+      if (!modular_sum_unknown(e.problem)) std::abort();
+    const auto r = ctff::rename_variables_in_preorder(*p);
+    if (ctff::serialize(ctff::rename_variables_in_preorder(r)) != ctff::serialize(r)) std::abort();
+  }
+  // (The splitter accepted the round, so it has a type.)
+  const ctff::type_desc round_type = round.type_of(round.root);
+  if (!validate_and_compose(f, &round_type)) std::abort();
+  validate_and_compose(f, nullptr);
 }
 
 }  // namespace
@@ -63,6 +103,16 @@ void validate_and_compose(const ctff::distribute_aggregate_form& f, const ctff::
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::uint8_t* p = data;
   const std::uint8_t* const end = data + size;
+  if (p != end && *p == 0) {
+    ctff::computation_tree round;
+    try {
+      round = ctff::read_computation(ctff::byte_view(p + 1, size - 1));
+    } catch (const ctff::read_error&) {
+      return 0;
+    }
+    split(round);
+    return 0;
+  }
   ctff::read_limits limits;
   limits.max_depth = 300;
   ctff::computation_tree parts[5];
@@ -91,9 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const ctff::type_desc round_type = round.type_of(round.root);
       validate_and_compose(f, &round_type);
     }
-    // The splitter (issue 46, ctff::to_distribute_aggregate_form) joins here after its merge:
-    // split `round`, expect a form_error or a form that validates against round_type, and
-    // compose it.
+    split(round);
   }
   return 0;
 }

@@ -1,9 +1,10 @@
 // A DistributeAggregateForm computes its round: for TFF's forms (tests/forms/goldens), on seeded
 // random arguments, the original round, the five parts run one by one (simulate_deployment) and
 // the form composed back (from_distribute_aggregate_form, with and without the round's type)
-// give the same result, integers exactly
-// and floats bit for bit, for 0-8 clients and 1-8 threads; and for a few rounds the result a
-// plain C++ loop computes. The rounds' opaque functions (TensorFlow stand-ins) are bound by key
+// give the same result, integers exactly and floats bit for bit, for 0-8 clients and 1-8 threads;
+// the same for federated_aggregate rounds, which ctff splits beyond TFF (the golden `aggregate` and
+// a traced round whose zero is computed on the server); and for a few rounds the result a plain
+// C++ loop computes. The rounds' opaque functions (TensorFlow stand-ins) are bound by key
 // to one deterministic function of their argument (`stand_in`).
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <ctff/ctff.hpp>
 #include <ctff/forms.hpp>
 #include <ctff/read.hpp>
 #include <ctff/run.hpp>
@@ -299,53 +301,164 @@ dynamic_value at_clients(std::vector<dynamic_value> v) {
   return ctff::make_federated(placement_kind::clients, false, std::move(v));
 }
 
+// (clients, threads): each golden round runs three of them, the rounds between them all of them.
+constexpr std::size_t plan[][2] = {{0, 1}, {1, 8}, {2, 3}, {3, 2}, {4, 5}, {5, 1}, {6, 7}, {7, 4}, {8, 8}};
+
+// Runs p four ways on random arguments for plan[pick] (seeded by r and pick): the round,
+// simulate_deployment, the composition with and without the round's type; all must agree bit for
+// bit, or all fail. Counts the runs in `compared` or `failed`.
+void four_ways(const prepared_round& p, const std::string& name, std::size_t r, std::size_t pick,
+               std::size_t& compared, std::size_t& failed) {
+  const type_desc& types = p.round.types;
+  const std::uint32_t param = types.kid(p.round.node(p.round.root).type, 0);
+  const std::size_t clients = plan[pick][0];
+  const auto threads = static_cast<unsigned>(plan[pick][1]);
+  INFO("round " << name << ", " << clients << " clients, " << threads << " threads");
+  std::mt19937 rng(static_cast<std::mt19937::result_type>(1000 * r + pick));
+  const dynamic_value state = random_value(types, types.kid(param, 0), rng, clients);
+  const dynamic_value data = random_value(types, types.kid(param, 1), rng, clients);
+  ctff::executor ex({.threads = threads});
+  bind_all(ex, p);
+  // A run may fail (a secure sum's value out of its bounds): then all four fail.
+  auto outcome = [&](auto run) -> std::pair<dynamic_value, std::string> {
+    try {
+      return {run(), ""};
+    } catch (const ctff::execution_error& e) {
+      return {dynamic_value{}, e.problem()};
+    }
+  };
+  const auto whole = outcome([&] { return ex.run(p.round, ctff::make_struct_value({state, data})); });
+  const auto parts = outcome([&] { return ctff::simulate_deployment(ex, p.form, state, data); });
+  const auto composed = outcome([&] { return ex.run(p.composed, ctff::make_struct_value({state, data})); });
+  const auto plain = outcome([&] { return ex.run(p.plain, ctff::make_struct_value({state, data})); });
+  INFO("round: " << whole.first << " " << whole.second << "\nparts: " << parts.first << " " << parts.second
+                 << "\ncomposed: " << composed.first << " " << composed.second);
+  CHECK(same_bits(whole.first, parts.first));
+  CHECK(same_bits(whole.first, composed.first));
+  CHECK(same_bits(whole.first, plain.first));
+  CHECK(whole.second.empty() == parts.second.empty());
+  CHECK(whole.second.empty() == composed.second.empty());
+  CHECK(whole.second.empty() == plain.second.empty());
+  ++(whole.first ? compared : failed);
+}
+
+// ---- federated_aggregate rounds (split by ctff: TFF refuses them) -----------------------------
+// A round TFF has no parts for: its form is ctff's split, which the validator must accept.
+prepared_round prepare_split(ctff::computation_tree round) {
+  prepared_round p{std::move(round), {}, {}, {}};
+  p.form = ctff::to_distribute_aggregate_form(p.round);
+  REQUIRE(ctff::form_errors(p.form, p.round.type_of(p.round.root)).empty());
+  p.composed = ctff::from_distribute_aggregate_form(p.form, p.round.type_of(p.round.root));
+  p.plain = ctff::from_distribute_aggregate_form(p.form);
+  return p;
+}
+
+using i32 = std::int32_t;
+// The zero: computed in the round from a constant, on the server side (federated_aggregate's zero
+// is unplaced, so it cannot come from the S@SERVER state): the splitter computes it in
+// server_prepare and passes it to the aggregation through T.
+constexpr auto make_zero = ctff::computation<"make_zero", i32>([](auto c) { return c * 2 + 1; });
+constexpr auto accumulate = ctff::computation<"accumulate", i32, i32>([](auto a, auto v) { return a * 3 + v; });
+constexpr auto merge = ctff::computation<"merge", i32, i32>([](auto a, auto b) { return a + b; });
+constexpr auto report = ctff::computation<"report", i32>([](auto a) { return a * 2; });
+constexpr auto add = ctff::computation<"add", i32, i32>([](auto a, auto b) { return a + b; });
+// <state + X, X>, X = report(accumulate(...accumulate(make_zero(7), v0)..., vN-1)).
+constexpr auto aggregate_round = ctff::computation<"aggregate_round", ctff::at_server<i32>, ctff::at_clients<i32>>(
+    [](auto state, auto values) {
+      auto total = ctff::federated_aggregate(values, make_zero(7), accumulate, merge, report);
+      return ctff::make_struct(ctff::federated_map(add, ctff::federated_zip(ctff::make_struct(state, total))),
+                               total);
+    });
+
+ctff::computation_tree traced_aggregate_round() { return ctff::read_computation(aggregate_round.bytes().str()); }
+
+// aggregate_round with an accumulate that captures the zero z (tracing makes no closures, so it is
+// built from the traced round's blocks): (p -> accumulate(<p[0], merge(<p[1], z>)>)), so that
+// X = report(... accumulate(acc, v + z) ...).
+ctff::computation_tree capturing_aggregate_round() {
+  using ctff::detail::bb;
+  const ctff::computation_tree t = traced_aggregate_round();
+  ctff::detail::form_context c(t.types);
+  const bb root = ctff::detail::from_tree(c, t);
+  std::vector<ctff::detail::bb_elem> locals = root->a->elems;
+  REQUIRE(locals.size() >= 2);
+  const ctff::detail::bb_elem& zero = locals[0];
+  const bb aggregate = locals[1].value;
+  REQUIRE(aggregate->kind == ctff::block_kind::call);
+  auto args = aggregate->b->elems;
+  const bb acc = args[2].value, mrg = args[3].value;
+  const std::uint32_t pt = c.param_of(acc->type);
+  const bb p = c.reference("p", pt);
+  const bb z = c.reference(zero.name, zero.value->type);
+  args[2].value = c.lambda(
+      "p", pt, c.call(acc, c.unnamed_struct({c.selection(p, 0), c.call(mrg, c.unnamed_struct({c.selection(p, 1), z}))})));
+  locals[1].value = c.call(aggregate->a, c.struct_(args));
+  ctff::computation_tree out =
+      ctff::detail::to_tree(c, c.lambda(root->text, root->param_type, c.block(locals, root->a->a)));
+  REQUIRE(ctff::check(out).empty());
+  return out;
+}
+
+// What aggregate_round computes, by a plain loop (`captured`: the capturing variant).
+std::pair<i32, i32> aggregate_round_expected(i32 state, const std::vector<i32>& values, bool captured) {
+  const i32 zero = 7 * 2 + 1;
+  i32 acc = zero;
+  for (i32 v : values) acc = acc * 3 + (captured ? v + zero : v);
+  const i32 x = acc * 2;
+  return {state + x, x};
+}
+
 }  // namespace
 
 TEST_CASE("forms: the round, its parts one by one and the form composed back agree, 0-8 clients, 1-8 threads") {
-  // (clients, threads): each round runs three of them, the rounds between them all of them.
-  const std::size_t plan[][2] = {{0, 1}, {1, 8}, {2, 3}, {3, 2}, {4, 5}, {5, 1}, {6, 7}, {7, 4}, {8, 8}};
   const std::vector<std::string> rounds = ctff_test::converted_rounds();
   std::size_t compared = 0, failed = 0, r = 0;
   for (const std::string& name : rounds) {
     if (!runnable(name)) continue;
     const prepared_round p = prepare(name);
-    const type_desc& types = p.round.types;
-    const std::uint32_t param = types.kid(p.round.node(p.round.root).type, 0);
-    for (std::size_t pick : {r % 9, (r + 3) % 9, (r + 6) % 9}) {
-      const std::size_t clients = plan[pick][0];
-      const auto threads = static_cast<unsigned>(plan[pick][1]);
-      INFO("round " << name << ", " << clients << " clients, " << threads << " threads");
-      std::mt19937 rng(static_cast<std::mt19937::result_type>(1000 * r + pick));
-      const dynamic_value state = random_value(types, types.kid(param, 0), rng, clients);
-      const dynamic_value data = random_value(types, types.kid(param, 1), rng, clients);
-      ctff::executor ex({.threads = threads});
-      bind_all(ex, p);
-      // A run may fail (a secure sum's value out of its bounds): then all three fail.
-      auto outcome = [&](auto run) -> std::pair<dynamic_value, std::string> {
-        try {
-          return {run(), ""};
-        } catch (const ctff::execution_error& e) {
-          return {dynamic_value{}, e.problem()};
-        }
-      };
-      const auto whole = outcome([&] { return ex.run(p.round, ctff::make_struct_value({state, data})); });
-      const auto parts = outcome([&] { return ctff::simulate_deployment(ex, p.form, state, data); });
-      const auto composed = outcome([&] { return ex.run(p.composed, ctff::make_struct_value({state, data})); });
-      const auto plain = outcome([&] { return ex.run(p.plain, ctff::make_struct_value({state, data})); });
-      INFO("round: " << whole.first << " " << whole.second << "\nparts: " << parts.first << " " << parts.second
-                     << "\ncomposed: " << composed.first << " " << composed.second);
-      CHECK(same_bits(whole.first, parts.first));
-      CHECK(same_bits(whole.first, composed.first));
-      CHECK(same_bits(whole.first, plain.first));
-      CHECK(whole.second.empty() == parts.second.empty());
-      CHECK(whole.second.empty() == composed.second.empty());
-      CHECK(whole.second.empty() == plain.second.empty());
-      ++(whole.first ? compared : failed);
-    }
+    for (std::size_t pick : {r % 9, (r + 3) % 9, (r + 6) % 9}) four_ways(p, name, r, pick, compared, failed);
     ++r;
   }
   CHECK(compared >= 3 * 20);
   CHECK(failed <= compared / 8);
+}
+
+TEST_CASE("forms: federated_aggregate rounds split by ctff run four ways alike, 0-8 clients, 1-8 threads") {
+  const std::pair<std::string, ctff::computation_tree> rounds[] = {
+      {"aggregate (golden)", ctff_test::golden_round("aggregate")},
+      {"aggregate_round (traced)", traced_aggregate_round()},
+      {"aggregate_round, accumulate capturing the zero", capturing_aggregate_round()}};
+  std::size_t compared = 0, failed = 0, r = 100;
+  for (const auto& [name, round] : rounds) {
+    const prepared_round p = prepare_split(round);
+    for (std::size_t pick = 0; pick != 9; ++pick) four_ways(p, name, r, pick, compared, failed);
+    ++r;
+  }
+  CHECK(compared == 3 * 9);
+  CHECK(failed == 0);
+}
+
+TEST_CASE("forms: a federated_aggregate round with a server-computed zero, part by part, gives what a plain loop computes") {
+  std::mt19937 rng(4646);
+  for (const bool captured : {false, true}) {
+    const prepared_round p = prepare_split(captured ? capturing_aggregate_round() : traced_aggregate_round());
+    for (std::size_t clients : {0, 1, 5, 8}) {
+      INFO((captured ? "capturing" : "plain") << " accumulate, " << clients << " clients");
+      const i32 s = std::uniform_int_distribution<i32>(-1000, 1000)(rng);
+      std::vector<i32> v;
+      std::vector<dynamic_value> values;
+      for (std::size_t i = 0; i != clients; ++i) {
+        v.push_back(std::uniform_int_distribution<i32>(-20, 20)(rng));  // (8 clients: 3^8 * 35 fits int32)
+        values.push_back(ctff::make_scalar<dtype::int32>(v.back()));
+      }
+      const auto [next, x] = aggregate_round_expected(s, v, captured);
+      ctff::executor ex({.threads = static_cast<unsigned>(1 + clients % 4)});
+      const dynamic_value r =
+          ctff::simulate_deployment(ex, p.form, at_server(ctff::make_scalar<dtype::int32>(s)), at_clients(values));
+      CHECK(scalar_of<dtype::int32>(r.structure().elements.at(0)) == next);
+      CHECK(scalar_of<dtype::int32>(r.structure().elements.at(1)) == x);
+    }
+  }
 }
 
 TEST_CASE("forms: rounds run part by part give what a plain loop computes") {

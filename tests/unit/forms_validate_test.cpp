@@ -323,3 +323,108 @@ TEST_CASE("forms: form_errors lists every rule broken, at most max_errors; compo
   CHECK(std::string(e.what()).rfind("ctff: " + e.rule() + " at " + e.path() + ": ", 0) == 0);
   CHECK_THROWS_AS(ctff::from_distribute_aggregate_form(f), form_error);
 }
+
+// The extension of intrinsic_argument: federated_aggregate's functions stay in the aggregation.
+TEST_CASE("forms: federated_aggregate's functions pass intrinsic_argument when they need only the parameter's unplaced values") {
+  using ctff::detail::bb;
+  using ctff::detail::form_context;
+  // The golden round `aggregate` (TFF refuses to split it; ctff splits it): closed functions.
+  const computation_tree round = golden_round("aggregate");
+  const distribute_aggregate_form plain = ctff::to_distribute_aggregate_form(round);
+  const ctff::type_desc round_type = round.type_of(round.root);
+  CHECK(ctff::form_errors(plain).empty());
+  CHECK(ctff::form_errors(plain, round_type).empty());
+  CHECK_NOTHROW(ctff::from_distribute_aggregate_form(plain, round_type));
+
+  // The same round with a zero computed on the server that accumulate captures:
+  // (arg -> (let z=acc(<0,0>), s=federated_aggregate(<arg[1], z, (p -> acc(<p[0],z>)), merge,
+  // report>) in <arg[0], s>)). Its accumulate refers to the aggregation's parameter, _v1[0][1].
+  form_context c(round.types);
+  const bb root = ctff::detail::from_tree(c, round);
+  const bb call = root->a->elems[0].value;
+  const auto& a = call->b->elems;
+  const bb lit0 = a[1].value, acc = a[2].value, merge = a[3].value, report = a[4].value;
+  const bb z = c.reference("z", lit0->type);
+  const std::uint32_t pt = c.param_of(acc->type);
+  const bb captures = c.lambda("p", pt, c.call(acc, c.unnamed_struct({c.selection(c.reference("p", pt), 0), z})));
+  const bb agg = c.call(call->a, c.unnamed_struct({a[0].value, z, captures, merge, report}));
+  const bb arg = c.reference(root->text, root->param_type);
+  const distribute_aggregate_form good = ctff::to_distribute_aggregate_form(ctff::detail::to_tree(
+      c, c.lambda(root->text, root->param_type,
+                  c.block({{"z", c.call(acc, c.unnamed_struct({lit0, lit0}))}, {"s", agg}},
+                          c.unnamed_struct({c.selection(arg, 0), c.reference("s", agg->type)})))));
+  CHECK(ctff::form_errors(good).empty());
+  CHECK(ctff::form_errors(good, round_type).empty());
+
+  // The aggregation part again, with its accumulate replaced by `fn(p, x)`: p its parameter, x the
+  // part's parameter.
+  const computation_tree& part = good.client_to_server_aggregation;
+  form_context pc(part.types);
+  const bb lam = ctff::detail::from_tree(pc, part);
+  const bb x = pc.reference(lam->text, lam->param_type);
+  const bb aggregate = lam->a->elems[0].value;
+  const bb old_acc = aggregate->b->elems[2].value;  // (p -> (let q=acc(<p[0],x[0][1]>) in q))
+  const bb acc_fn = old_acc->a->elems[0].value->a;
+  auto with_accumulate = [&](const bb& fn) {
+    auto args = aggregate->b->elems;
+    args[2].value = fn;
+    const bb call2 = pc.call(aggregate->a, pc.struct_(args));
+    distribute_aggregate_form f = good;
+    f.client_to_server_aggregation = ctff::detail::to_tree(
+        pc, pc.lambda(lam->text, lam->param_type,
+                      pc.block({{lam->a->elems[0].name, call2}},
+                               pc.unnamed_struct({pc.reference(lam->a->elems[0].name, call2->type)}))));
+    REQUIRE(ctff::check(f.client_to_server_aggregation).empty());
+    return f;
+  };
+  const std::uint32_t p_type = old_acc->param_type;
+  const bb p = pc.reference("p", p_type);
+  // Binding `u` to what is tested leaves accumulate's type as it is: (p -> (let u=... in acc(p))).
+  auto accumulate_binding = [&](const bb& u) {
+    return pc.lambda("p", p_type, pc.block({{"u", u}}, pc.call(acc_fn, p)));
+  };
+  const std::string at = "client_to_server_aggregation.lambda.result.block.local[0](" +
+                         std::string(lam->a->elems[0].name) + ").call.argument.struct[2]";
+
+  SECTION("a closed function, and one that captures the parameter's unplaced values, pass") {
+    CHECK(ctff::form_errors(with_accumulate(pc.lambda("p", p_type, pc.call(acc_fn, p)))).empty());
+    CHECK(ctff::form_errors(with_accumulate(accumulate_binding(pc.selection(pc.selection(x, 0), 1)))).empty());
+  }
+  SECTION("a free reference: the parameter whole") {
+    const form_error e = broken(with_accumulate(accumulate_binding(x)));
+    CHECK(e.rule() == "intrinsic_argument");
+    CHECK(e.path() == at + ".lambda.result.block.local[0](u)");
+    CHECK(e.problem().rfind("a free reference to `" + std::string(lam->text) + "`", 0) == 0);
+  }
+  SECTION("a federated value: the state, selected from the parameter") {
+    const form_error e = broken(with_accumulate(accumulate_binding(pc.selection(pc.selection(x, 0), 0))));
+    CHECK(e.rule() == "intrinsic_argument");
+    CHECK(e.path() == at + ".lambda.result.block.local[0](u)");
+    CHECK(e.problem().find("which holds a federated type") != std::string::npos);
+  }
+  SECTION("a federated value made inside: federated_value_at_server(p[0])") {
+    const std::uint32_t u_type = pc.kid(p_type, 0);
+    const bb at_server = pc.intrinsic(
+        "federated_value_at_server", pc.function_type(u_type, pc.federated_type(u_type, ctff::placement_kind::server, true)));
+    const form_error e = broken(with_accumulate(accumulate_binding(pc.call(at_server, pc.selection(p, 0)))));
+    CHECK(e.rule() == "intrinsic_argument");
+    CHECK(e.path() == at + ".lambda.result.block.local[0](u)");
+    CHECK(e.problem().find("a Call of type int32@SERVER, which holds a federated type") == 0);
+  }
+  SECTION("federated_aggregate's zero keeps TFF's rule: a Call is refused") {
+    // federated_aggregate's zero (not a function) still must be a Selection or a Literal.
+    auto args = aggregate->b->elems;
+    args[1].value = pc.call(acc_fn, pc.unnamed_struct({pc.selection(pc.selection(x, 0), 1), pc.selection(pc.selection(x, 0), 1)}));
+    const bb call2 = pc.call(aggregate->a, pc.struct_(args));
+    distribute_aggregate_form f = good;
+    f.client_to_server_aggregation = ctff::detail::to_tree(
+        pc, pc.lambda(lam->text, lam->param_type,
+                      pc.block({{lam->a->elems[0].name, call2}},
+                               pc.unnamed_struct({pc.reference(lam->a->elems[0].name, call2->type)}))));
+    REQUIRE(ctff::check(f.client_to_server_aggregation).empty());
+    const form_error e = broken(f);
+    CHECK(e.rule() == "intrinsic_argument");
+    CHECK(e.path() == "client_to_server_aggregation.lambda.result.block.local[0](" +
+                          std::string(lam->a->elems[0].name) + ").call.argument.struct[1]");
+  }
+}

@@ -6,7 +6,8 @@
 // COMP is a federated_language.Computation, binary or protobuf text format (`-`: standard input),
 // of type (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,X@SERVER>). For each part P it writes P.binpb,
 // P.type.txt, P.compact.txt and P.formatted.txt, then summary.txt (TFF's summary lines), and
-// prints the summary. Nothing is written unless the whole split succeeds.
+// prints the summary. Nothing is written unless the whole split succeeds and its parts pass the
+// form validator (ctff::form_errors with the round's type).
 // Exit status: 0 written; 1 the round cannot be split (the rule, where, and why); 2 bad input:
 // unreadable COMP, bytes that are not a Computation, one ctff's checker refuses, an OUTDIR that
 // cannot be made or written, or bad usage.
@@ -119,6 +120,10 @@ int main(int argc, char** argv) {
         throw cannot_split{std::string("internal at ") + name + ": the part fails ctff's checker: " +
                            errors.front().message()};
     }
+    // And the parts are a form of this round, as the validator (and so simulate_deployment and
+    // from_distribute_aggregate_form) will take them, federated_aggregate's functions included.
+    if (const auto errors = ctff::form_errors(form, round.type_of(round.root), 1); !errors.empty())
+      throw cannot_split{"internal: the parts fail the form validator: " + std::string(errors.front().what())};
 
     std::error_code ec;
     std::filesystem::create_directories(outdir, ec);

@@ -84,14 +84,15 @@ if(raw MATCHES "_v1")
   message(FATAL_ERROR "without --rename the parts keep the splitter's names; got ${raw}")
 endif()
 
-# federated_aggregate, which TFF refuses, splits (ctff's extension).
+# federated_aggregate, which TFF refuses, splits (ctff's extension), and its parts pass the form
+# validator, which ctff-split applies before it writes anything.
 run(0 out err ${GOLDENS}/aggregate.binpb ${WORK}/aggregate)
 
 # Rounds TFF refuses: exit 1 with the rule, nothing written.
 foreach(case
     "two_rounds|ctff-split: cannot split: broadcast_after_aggregation: "
     "one_parameter|ctff-split: cannot split: round_parameters: "
-    "state_at_clients|ctff-split: cannot split: single_placement at server_prepare: "
+    "state_at_clients|ctff-split: cannot split: server_only at server_prepare: "
     "select_keys_broadcast|ctff-split: cannot split: intrinsics_not_alignable")
   string(REPLACE "|" ";" case "${case}")
   list(GET case 0 name)

@@ -340,23 +340,29 @@ class form_validator {
       error(form_rule::aggregation_only, here(), "`" + std::string(uri) + "` is not an aggregation intrinsic");
     if (c.b == no_index) return;  // (the checker requires one for every such intrinsic)
     frames_.push_back(path_frame{"call.argument", -1, {}});
-    argument(t, c.b, param);
+    argument(t, c.b, param, !is_broadcast && uri == "federated_aggregate");
     frames_.pop_back();
   }
 
-  // A Literal, a chain of Selections from the Lambda's parameter, or a Struct of such.
-  void argument(const computation_tree& t, std::uint32_t i, std::string_view param) {
+  // A Literal, a chain of Selections from the Lambda's parameter, or a Struct of such; for
+  // federated_aggregate in the aggregation (`aggregate`), also its functions (see aggregate_function).
+  void argument(const computation_tree& t, std::uint32_t i, std::string_view param, bool aggregate) {
     const block_node& n = t.node(i);
     if (n.kind == block_kind::struct_) {
       for (std::uint32_t k = 0; k != n.count; ++k) {
         const block_elem& e = t.elem(i, k);
         frames_.push_back(path_frame{"struct", k, t.name(e)});
-        argument(t, e.value, param);
+        argument(t, e.value, param, aggregate);
         frames_.pop_back();
       }
       return;
     }
     if (n.kind == block_kind::literal) return;
+    if (aggregate && t.types.node(n.type).kind == type_kind::function) {
+      bound_in_function_.clear();
+      aggregate_function(t, i, param);
+      return;
+    }
     if (n.kind == block_kind::selection) {
       std::uint32_t s = n.a;
       while (t.node(s).kind == block_kind::selection) s = t.node(s).a;
@@ -372,6 +378,89 @@ class form_validator {
     error(form_rule::intrinsic_argument, here(),
           a_block(n.kind) + "; an intrinsic takes only Selections from the parameter `" +
               std::string(param) + "` and Literals");
+  }
+
+  // The extension of intrinsic_argument (form_rules.hpp): accumulate, merge and report are part
+  // of the aggregation, so they may be whole functions, as long as the platform can run them
+  // with nothing but the part's parameter: no federated type anywhere in them (they run on
+  // members, not on placed values), and no free reference but Selection chains from the
+  // parameter whose type holds no federated type (a value of T the function captures: the
+  // splitter sends a server-computed value an accumulate uses that way). Reports the first
+  // problem; false then.
+  bool aggregate_function(const computation_tree& t, std::uint32_t i, std::string_view param) {
+    const block_node& n = t.node(i);
+    auto refuse = [&](const std::string& problem) {
+      error(form_rule::intrinsic_argument, here(), problem + " (in a function argument of federated_aggregate)");
+      return false;
+    };
+    if (n.kind == block_kind::selection) {
+      std::uint32_t s = n.a;
+      while (t.node(s).kind == block_kind::selection) s = t.node(s).a;
+      if (t.node(s).kind == block_kind::reference && t.text(s) == param && !bound_in_function(param)) {
+        if (!holds_federated(t.types, n.type)) return true;
+        return refuse("a Selection from the parameter `" + std::string(param) + "` of type " +
+                      type_text(t, n.type) + ", which holds a federated type");
+      }
+    }
+    if (n.kind == block_kind::reference && !bound_in_function(t.text(i)))
+      return refuse("a free reference to `" + std::string(t.text(i)) +
+                    "`; the function may use only what it binds and Selections from the parameter `" +
+                    std::string(param) + "` of types that hold no federated type");
+    if (holds_federated(t.types, n.type))
+      return refuse(a_block(n.kind) + " of type " + type_text(t, n.type) + ", which holds a federated type");
+    auto into = [&](std::uint32_t c, const char* what, std::int64_t index = -1, std::string_view nm = {}) {
+      frames_.push_back(path_frame{what, index, nm});
+      const bool ok = aggregate_function(t, c, param);
+      frames_.pop_back();
+      return ok;
+    };
+    const std::size_t depth = bound_in_function_.size();
+    bool ok = true;
+    switch (n.kind) {
+      case block_kind::lambda:
+        if (n.text_len) bound_in_function_.push_back(t.text(i));
+        ok = into(n.a, "lambda.result");
+        break;
+      case block_kind::block:
+        for (std::uint32_t k = 0; ok && k != n.count; ++k) {
+          ok = into(t.elem(i, k).value, "block.local", k, t.name(t.elem(i, k)));
+          bound_in_function_.push_back(t.name(t.elem(i, k)));
+        }
+        ok = ok && into(n.a, "block.result");
+        break;
+      case block_kind::call:
+        ok = into(n.a, "call.function") && (n.b == no_index || into(n.b, "call.argument"));
+        break;
+      case block_kind::selection:
+        ok = into(n.a, "selection.source");
+        break;
+      case block_kind::struct_:
+        for (std::uint32_t k = 0; ok && k != n.count; ++k)
+          ok = into(t.elem(i, k).value, "struct", k, t.name(t.elem(i, k)));
+        break;
+      default: break;
+    }
+    bound_in_function_.resize(depth);
+    return ok;
+  }
+  bool bound_in_function(std::string_view name) const {
+    for (std::string_view b : bound_in_function_)
+      if (b == name) return true;
+    return false;
+  }
+  // Whether a federated type occurs in type ty; memoized, since a type_desc may share kids.
+  bool holds_federated(const type_desc& d, std::uint32_t ty) {
+    if (federated_memo_of_ != &d) {
+      federated_memo_.assign(d.nodes.size(), 0);
+      federated_memo_of_ = &d;
+    }
+    if (federated_memo_[ty] == 0) {
+      const type_node& n = d.node(ty);
+      bool f = n.kind == type_kind::federated;
+      for (std::uint32_t k = 0; !f && k != n.kid_count; ++k) f = holds_federated(d, d.kid(ty, k));
+      federated_memo_[ty] = f ? 2 : 1;
+    }
+    return federated_memo_[ty] == 2;
   }
 
   // ---- between the parts --------------------------------------------------------------------
@@ -452,6 +541,9 @@ class form_validator {
   std::vector<form_error> errors_;
   std::vector<path_frame> frames_;
   std::unordered_set<std::string_view, name_hash> bound_;
+  std::vector<std::string_view> bound_in_function_;  // what the function argument walked binds
+  const type_desc* federated_memo_of_ = nullptr;
+  std::vector<std::uint8_t> federated_memo_;  // per type: 0 unknown, 1 no federated type, 2 one
 };
 
 }  // namespace detail
