@@ -51,7 +51,9 @@ inline constexpr form_rule_entry form_rules[] = {
      "federated_weighted_mean, federated_min, federated_max, federated_secure_sum, "
      "federated_secure_sum_bitwidth, federated_secure_modular_sum"},
     {form_rule::intrinsic_argument, "intrinsic_argument", "server_to_client_broadcast, client_to_server_aggregation",
-     "an intrinsic's argument, structs flattened, holds only Literals and Selections from the Lambda's parameter"},
+     "an intrinsic's argument, structs flattened, holds only Literals and Selections from the Lambda's parameter; "
+     "in server_to_client_broadcast also (ctff's extension, select rounds) References to earlier locals "
+     "that call broadcast intrinsics (keys broadcast in the same part) and a select's function"},
     {form_rule::returns_locals, "returns_locals", "server_to_client_broadcast, client_to_server_aggregation",
      "the Block's result is a Struct of References to its locals, each once, in order"},
     {form_rule::broadcast_input, "broadcast_input", "server_prepare, server_to_client_broadcast",
