@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,10 +61,9 @@ std::vector<select_round> select_rounds() {
 // ---- the opaque functions, bound by key ------------------------------------------------------
 // slice: (<float32[8], int32> -> float32), the table's element at the key (0 out of range);
 // reduce_selected: ({float32}* -> float32), the sum of the sequence in order from 0.
-const std::vector<float>& floats_of(const dynamic_value& v) {
-  REQUIRE(v.is(value_kind::tensor));
-  return v.tensor().get<dtype::float32>();
-}
+// (The functions run on the executor's threads: no Catch2 assertion there; get<> throws on a
+// value of another dtype, which the run reports.)
+const std::vector<float>& floats_of(const dynamic_value& v) { return v.tensor().get<dtype::float32>(); }
 void bind_select_functions(ctff::executor& ex, const ctff::computation_tree& t) {
   for (std::uint32_t i : ctff::opaque_nodes(t)) {
     const std::string key = ctff::binding_key(t, i);
@@ -320,6 +320,56 @@ TEST_CASE("forms select: run part by part, a select round gives what a plain loo
         ctff::simulate_deployment(ex, f, make_state(table, 8, has_keys(r.round) ? &keys : nullptr), client_values(values));
     const dynamic_value& x = out.structure().elements.at(1);
     REQUIRE(x.is(value_kind::federated));
+    REQUIRE(x.federated().members.at(0).is(value_kind::tensor));
     CHECK(floats_of(x.federated().members.at(0)).at(0) == expected);
   }
+}
+
+TEST_CASE("forms select: the split joins only a call that takes another's result directly, and keeps block order") {
+  using ctff::detail::bb;
+  ctff::detail::form_context c;
+  const std::uint32_t i32 = c.types.add(ctff::type_node{.kind = ctff::type_kind::tensor, .dt = dtype::int32});
+  const std::uint32_t at_s = c.federated_type(i32, placement_kind::server);
+  const std::uint32_t at_c_same = c.federated_type(i32, placement_kind::clients, true);
+  const std::uint32_t at_c = c.federated_type(i32, placement_kind::clients);
+  const std::uint32_t param_t = c.struct_type({{"state", at_s}, {"data", at_c}});
+  // (The pass looks at URIs and references only: the intrinsics' types are simplified.)
+  const bb bcast = c.intrinsic("federated_broadcast", c.function_type(at_s, at_c_same));
+  const bb select_s = c.intrinsic("federated_select", c.function_type(at_s, at_c));
+  const bb select_c = c.intrinsic("federated_select", c.function_type(at_c_same, at_c));
+  const bb compute_c = c.intrinsic("federated_zip_at_clients", c.function_type(at_c_same, at_c_same));
+  const bb p = c.reference("p", param_t);
+  auto ref = [&](const char* n, std::uint32_t t) { return c.reference(n, t); };
+  auto round = [&](std::vector<ctff::detail::bb_elem> locals, const bb& last) {
+    return c.lambda("p", param_t, c.block(std::move(locals), c.unnamed_struct({c.selection(p, 0), last})));
+  };
+  const std::set<std::string> uris{"federated_broadcast", "federated_select", "federated_secure_select"};
+  auto rule_of = [&](const bb& r, bool join) {
+    try {
+      ctff::detail::split_by_intrinsics(c, r, uris, {{0}, {1}}, {}, {{1}}, join);
+    } catch (const ctff::form_error& e) {
+      return e.rule();
+    }
+    return std::string();
+  };
+  // s0 = select(state) (independent), k = broadcast(state), s1 = select(k): joined.
+  const bb direct = round({{"s0", c.call(select_s, c.selection(p, 0))},
+                           {"k", c.call(bcast, c.selection(p, 0))},
+                           {"s1", c.call(select_c, ref("k", at_c_same))}},
+                          c.unnamed_struct({ref("s0", at_c), ref("s1", at_c)}));
+  CHECK(rule_of(direct, false) == "intrinsics_not_alignable");  // TFF's split
+  CHECK(rule_of(direct, true).empty());
+  const auto parts = ctff::detail::split_by_intrinsics(c, direct, uris, {{0}, {1}}, {}, {{1}}, true);
+  const bb& block = parts.intrinsic->a;
+  REQUIRE(block->kind == ctff::block_kind::block);
+  std::vector<std::string> order;
+  for (const auto& l : block->elems) order.push_back(l.value->a->text);
+  // Block order (TFF's grouping by URI would put the dependent select before the broadcast).
+  CHECK(order == std::vector<std::string>{"federated_select", "federated_broadcast", "federated_select"});
+  // k computed on at the clients before the select: no part can hold that computation.
+  const bb through_map = round({{"k", c.call(bcast, c.selection(p, 0))},
+                                {"m", c.call(compute_c, ref("k", at_c_same))},
+                                {"s1", c.call(select_c, ref("m", at_c_same))}},
+                               ref("s1", at_c));
+  CHECK(rule_of(through_map, true) == "intrinsics_not_alignable");
 }
