@@ -87,13 +87,15 @@ endif()
 # federated_aggregate, which TFF refuses, splits (ctff's extension), and its parts pass the form
 # validator, which ctff-split applies before it writes anything.
 run(0 out err ${GOLDENS}/aggregate.binpb ${WORK}/aggregate)
+# So does a federated_select whose keys are broadcast from the server (another extension).
+run(0 out err ${GOLDENS}/select_keys_broadcast.binpb ${WORK}/select_keys_broadcast)
 
 # Rounds TFF refuses: exit 1 with the rule, nothing written.
 foreach(case
     "two_rounds|ctff-split: cannot split: broadcast_after_aggregation: "
     "one_parameter|ctff-split: cannot split: round_parameters: "
     "state_at_clients|ctff-split: cannot split: server_only at server_prepare: "
-    "select_keys_broadcast|ctff-split: cannot split: intrinsics_not_alignable")
+    "select_keys_from_clients|ctff-split: cannot split: unavailable_inputs")
   string(REPLACE "|" ";" case "${case}")
   list(GET case 0 name)
   list(GET case 1 want)

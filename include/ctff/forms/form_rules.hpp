@@ -55,7 +55,9 @@ inline constexpr form_rule_entry form_rules[] = {
      "ctff's extension: in client_to_server_aggregation, an argument of federated_aggregate whose type is a "
      "function (accumulate, merge, report) may be any building block in which no type is federated and whose "
      "only free references are the sources of Selection chains from the parameter that end in a type holding "
-     "no federated type"},
+     "no federated type; "
+     "in server_to_client_broadcast also (ctff's extension, select rounds) References to earlier locals "
+     "that call broadcast intrinsics (keys broadcast in the same part) and a select's function"},
     {form_rule::returns_locals, "returns_locals", "server_to_client_broadcast, client_to_server_aggregation",
      "the Block's result is a Struct of References to its locals, each once, in order"},
     {form_rule::broadcast_input, "broadcast_input", "server_prepare, server_to_client_broadcast",

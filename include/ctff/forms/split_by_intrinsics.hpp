@@ -9,6 +9,13 @@
 // needs beyond them travels through `intermediate_state`. A call of one of the intrinsics that
 // depends on another's result cannot be split (form_error `intrinsics_not_alignable`), nor can a
 // `before` that needs parameter parts it may not use (`unavailable_inputs`).
+//
+// Beyond TFF (`join_direct`, used for the broadcasts only): a call of one of the intrinsics whose
+// argument takes another's result directly (an element of its argument, structs flattened, is a
+// Reference to that call's local: federated_select's keys broadcast just before) joins the
+// intrinsic part instead, after the call it depends on; the intrinsic part then keeps its calls in
+// the order of the block. A dependence through anything else (a client computation between the
+// two) still cannot be split.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +33,8 @@ namespace ctff::detail {
 struct intrinsic_dependencies {
   std::vector<std::pair<std::string, std::vector<bb_elem>>> by_uri;  // in order of first call
   std::vector<bb_elem> dependent, independent;
+  std::vector<bb_elem> calls_in_order;  // every call split, in block order
+  bool joined = false;                   // a call takes another's result (join_direct)
 };
 
 inline bool is_call_of(const bb& x, const std::set<std::string>& uris) {
@@ -33,16 +42,27 @@ inline bool is_call_of(const bb& x, const std::set<std::string>& uris) {
          uris.count(x->a->text) != 0;
 }
 
+// The elements of a call's argument, structs flattened.
+inline void flatten_argument(const bb& x, std::vector<bb>& out) {
+  if (x->kind == block_kind::struct_) {
+    for (const auto& e : x->elems) flatten_argument(e.value, out);
+  } else {
+    out.push_back(x);
+  }
+}
+
 inline intrinsic_dependencies find_intrinsic_dependencies(form_context& c,
                                                           const std::set<std::string>& uris,
                                                           const std::string& param,
-                                                          const std::vector<bb_elem>& locals) {
+                                                          const std::vector<bb_elem>& locals,
+                                                          bool join_direct = false) {
   intrinsic_dependencies out;
   std::map<std::string, std::set<std::string>> deps_of;
+  std::set<std::string> split_calls;  // the locals that are calls split here
   deps_of[param] = {};
-  for (const auto& local : locals) {
+  auto deps_in = [&](const bb& value) {
     std::set<std::string> deps;
-    visit_preorder(c, local.value, [&](const bb& x) {
+    visit_preorder(c, value, [&](const bb& x) {
       if (x->kind == block_kind::reference) {
         auto it = deps_of.find(x->text);
         if (it == deps_of.end())
@@ -54,13 +74,36 @@ inline intrinsic_dependencies find_intrinsic_dependencies(form_context& c,
         for (const auto& e : x->elems) deps_of[e.name] = {};
       }
     });
+    return deps;
+  };
+  for (const auto& local : locals) {
+    std::set<std::string> deps = deps_in(local.value);
     if (is_call_of(local.value, uris)) {
       const std::string& uri = local.value->a->text;
-      if (!deps.empty())
-        throw form_error("intrinsics_not_alignable", "",
-                         "the call of " + uri + " depends on the result of " + *deps.begin() +
-                             ", which is split at the same point");
+      if (!deps.empty()) {
+        // The extension: allowed when every element that depends on a split call is that call's
+        // result itself.
+        bool direct = join_direct && local.value->b != nullptr;
+        if (direct) {
+          std::vector<bb> elems;
+          flatten_argument(local.value->b, elems);
+          for (const auto& e : elems) {
+            if (e->kind == block_kind::reference && split_calls.count(e->text)) continue;
+            if (!deps_in(e).empty()) direct = false;
+          }
+        }
+        if (!direct)
+          throw form_error("intrinsics_not_alignable", "",
+                           "the call of " + uri + " depends on the result of " + *deps.begin() +
+                               ", which is split at the same point" +
+                               (join_direct ? " (only a call that takes another's result as an argument, "
+                                              "with nothing computed between them, joins its part)"
+                                            : ""));
+        out.joined = true;
+      }
       deps_of[local.name] = {uri};
+      split_calls.insert(local.name);
+      out.calls_in_order.push_back(local);
       auto it = std::find_if(out.by_uri.begin(), out.by_uri.end(),
                              [&](const auto& p) { return p.first == uri; });
       if (it == out.by_uri.end()) {
@@ -142,18 +185,25 @@ struct split_parts {
 inline split_parts split_by_intrinsics(form_context& c, const bb& comp0, const std::set<std::string>& uris,
                                        const std::vector<selection_path>& before_paths,
                                        const std::vector<selection_path>& intrinsic_paths,
-                                       const std::vector<selection_path>& after_paths) {
+                                       const std::vector<selection_path>& after_paths,
+                                       bool join_direct = false) {
   if (comp0->kind != block_kind::lambda || comp0->text.empty())
     throw form_error("round_lambda", "", "expected a lambda with a parameter");
   const bb comp = normalized_call_dominant_lambda(c, comp0);
   const std::string& param = comp->text;
   const std::uint32_t param_type = comp->param_type;
   const bb& body = comp->a;  // a Block
-  auto deps = find_intrinsic_dependencies(c, uris, param, body->elems);
+  auto deps = find_intrinsic_dependencies(c, uris, param, body->elems, join_direct);
 
+  // (TFF's order, by URI; with a joined call, the block's order, which has every call after
+  // those it takes results from.)
   std::vector<bb_elem> intrinsic_locals;
-  for (const auto& [uri, ls] : deps.by_uri)
-    for (const auto& l : ls) intrinsic_locals.push_back(l);
+  if (deps.joined) {
+    intrinsic_locals = deps.calls_in_order;
+  } else {
+    for (const auto& [uri, ls] : deps.by_uri)
+      for (const auto& l : ls) intrinsic_locals.push_back(l);
+  }
   std::vector<bb> intrinsic_results;
   std::vector<std::uint32_t> intrinsic_types;
   for (const auto& l : intrinsic_locals) {

@@ -23,8 +23,21 @@
 // itself); the free references they use, if any, are fed to the injected broadcast as the
 // unplaced arguments are. TFF's message was: "Expected a `federated_language.FederatedType` to
 // not contain `federated_language.FederatedType`s or `federated_language.FunctionType`s".
+//
+// Beyond TFF (an extension): federated_select and federated_secure_select rounds whose keys reach
+// the clients from the server. TFF refuses them all (its split cannot align a select that depends
+// on a broadcast: NonAlignableAlongIntrinsicError). In ctff, a broadcast-kind call that takes
+// another's result directly as an argument joins the same broadcast part
+// (split_by_intrinsics' join_direct): server_to_client_broadcast then holds
+// `k=federated_broadcast(B_I[0]), s=federated_select(<k,B_I[1],B_I[2],fn>)`, and B_I the keys,
+// max_key and server value server_prepare computes. Keys made by `federated_value_at_clients(v)`
+// (an unplaced v) and given straight to a select are the broadcast of `federated_value_at_server(v)`
+// (the same all-equal value at the clients), so they are rewritten as such before the split (TFF
+// computes them in server_prepare and refuses the round: `server_only`). Keys computed from the
+// client data stay refused (`unavailable_inputs`): no part runs at the clients before the broadcast.
 #pragma once
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -230,6 +243,36 @@ inline std::vector<bb> server_side_aggregation_args(form_context& c, const bb& n
   return out;
 }
 
+// The extension (see the top): each Block local `k=federated_value_at_clients(v)` that a
+// broadcast-kind call takes as an argument becomes `k0=federated_value_at_server(v),
+// k=federated_broadcast(k0)`; other rounds are returned as they are (the same node).
+inline bb clients_values_as_broadcasts(form_context& c, const bb& comp) {
+  if (comp->kind != block_kind::lambda || !comp->a || comp->a->kind != block_kind::block) return comp;
+  const bb& body = comp->a;
+  std::set<std::string> values_at_clients, fed_to_broadcasts;
+  for (const auto& l : body->elems) {
+    if (is_call_of(l.value, {"federated_value_at_clients"}) && l.value->b) values_at_clients.insert(l.name);
+    if (!is_call_of(l.value, broadcast_uris()) || !l.value->b) continue;
+    std::vector<bb> elems;
+    flatten_argument(l.value->b, elems);
+    for (const auto& e : elems)
+      if (e->kind == block_kind::reference && values_at_clients.count(e->text)) fed_to_broadcasts.insert(e->text);
+  }
+  if (fed_to_broadcasts.empty()) return comp;
+  std::vector<bb_elem> locals;
+  for (const auto& l : body->elems) {
+    if (!fed_to_broadcasts.count(l.name)) {
+      locals.push_back(l);
+      continue;
+    }
+    bb at_server = federated_value_at_server(c, l.value->b);
+    const std::string name = c.fresh_name();
+    locals.push_back({name, at_server});
+    locals.push_back({l.name, federated_broadcast(c, c.reference(name, at_server->type))});
+  }
+  return c.lambda(comp->text, comp->param_type, c.block(locals, body->a));
+}
+
 inline std::vector<bb_elem> items_of_struct(const bb& s, const char* what) {
   if (s->kind != block_kind::struct_)
     throw form_error("round_results", "", std::string(what) + " is not written as a struct");
@@ -269,6 +312,7 @@ inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t ro
   comp = uniquify_names(c, comp);
   c.stage("02-uniquified", comp);
   check_broadcast_not_dependent_on_aggregate(c, comp);
+  comp = clients_values_as_broadcasts(c, comp);  // (the extension: select keys)
 
   const std::vector<bb> needed = server_side_aggregation_args(c, comp);
   const bool injected = !needed.empty();
@@ -287,7 +331,17 @@ inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t ro
     c.stage("03-injected_broadcast", comp);
   }
 
-  auto first = split_by_intrinsics(c, comp, broadcast_uris(), {{0}}, {}, {{1}});
+  split_parts first;
+  try {
+    first = split_by_intrinsics(c, comp, broadcast_uris(), {{0}}, {}, {{1}}, true);
+  } catch (const form_error& e) {
+    if (e.rule() != "unavailable_inputs") throw;
+    throw form_error("unavailable_inputs", "",
+                     "a broadcast's or select's argument needs the clients' data, but no part of the form "
+                     "runs at the clients before the broadcast: server_prepare and "
+                     "server_to_client_broadcast see only the server state (select keys must be "
+                     "broadcast from the server or be a constant)");
+  }
   c.stage("04-split1_before", first.before);
   c.stage("05-split1_intrinsic", first.intrinsic);
   c.stage("06-split1_after", first.after);
@@ -360,7 +414,7 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
     });
   };
   auto intrinsic_part = [&](const bb& p, const std::set<std::string>& uris, const char* rule,
-                            const char* label) {
+                            const char* label, bool is_broadcast) {
     const bb& body = p->a;
     if (body->kind != block_kind::block)
       throw form_error("intrinsic_block", label, "the part's result is not a block of intrinsic calls");
@@ -383,6 +437,12 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
       for (const auto& a : flat) {
         // The extension: federated_aggregate's functions are part of the aggregation.
         if (l.value->a->text == "federated_aggregate" && c.is_function(a->type)) continue;
+        // The extension: a broadcast-kind call may take an earlier one's result (select keys), and
+        // a select's function is part of the select.
+        if (is_broadcast && a->kind == block_kind::reference &&
+            std::find(names.begin(), names.end(), a->text) != names.end())
+          continue;
+        if (is_broadcast && l.value->a->text != "federated_broadcast" && c.is_function(a->type)) continue;
         if (a->kind != block_kind::literal && a->kind != block_kind::selection)
           throw form_error("intrinsic_argument", label,
                            "an argument of " + l.value->a->text + " is neither a selection nor a literal");
@@ -403,14 +463,15 @@ inline void check_form_like_tff(form_context& c, std::uint32_t round_type, const
   if (!pair_type(result(f.server_prepare)))
     throw form_error("result_pair", "server_prepare", "the part does not return a struct of two");
   single_placement(f.server_prepare, placement_kind::server, "server_prepare");
-  intrinsic_part(f.server_to_client_broadcast, broadcast_uris(), "broadcast_only", "server_to_client_broadcast");
+  intrinsic_part(f.server_to_client_broadcast, broadcast_uris(), "broadcast_only", "server_to_client_broadcast",
+                 true);
   if (!pair_type(param(f.client_work)))
     throw form_error("parameter_pair", "client_work", "the part does not take a struct of two");
   single_placement(f.client_work, placement_kind::clients, "client_work");
   if (!pair_type(param(f.client_to_server_aggregation)))
     throw form_error("parameter_pair", "client_to_server_aggregation", "the part does not take a struct of two");
   intrinsic_part(f.client_to_server_aggregation, aggregation_uris(), "aggregation_only",
-                 "client_to_server_aggregation");
+                 "client_to_server_aggregation", false);
   if (!pair_type(param(f.server_result)))
     throw form_error("parameter_pair", "server_result", "the part does not take a struct of two");
   if (!pair_type(result(f.server_result)))

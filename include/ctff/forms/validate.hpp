@@ -303,12 +303,23 @@ class form_validator {
                 (is_broadcast ? "broadcast" : "aggregation") + " calls");
       return;
     }
+    // (ctff's extension of intrinsic_argument in the broadcast part: a select's function is part of
+    // the select, and a broadcast-kind call may take an earlier one's result, e.g. federated_select's
+    // keys broadcast just before.)
+    earlier_broadcasts_.clear();
     for (std::uint32_t k = 0; k != b.count; ++k) {
       const block_elem& e = t.elem(lam.a, k);
+      const block_node& v = t.node(e.value);
+      const bool call = v.kind == block_kind::call && t.node(v.a).kind == block_kind::intrinsic;
+      select_call_ = is_broadcast && call &&
+                     (t.text(v.a) == "federated_select" || t.text(v.a) == "federated_secure_select");
       frames_.push_back(path_frame{"block.local", k, t.name(e)});
       local(t, e.value, param, is_broadcast);
       frames_.pop_back();
+      if (is_broadcast && call && listed(broadcast_intrinsics, t.text(v.a))) earlier_broadcasts_.push_back(t.name(e));
     }
+    earlier_broadcasts_.clear();
+    select_call_ = false;
     frames_.push_back(path_frame{"block.result", -1, {}});
     const block_node& r = t.node(b.a);
     bool ok = r.kind == block_kind::struct_ && r.count == b.count;
@@ -375,9 +386,15 @@ class form_validator {
                 "; only selections from the parameter `" + std::string(param) + "` (or Literals) may be passed");
       return;
     }
+    // (server_to_client_broadcast: an earlier broadcast's result, a select's function)
+    if (n.kind == block_kind::reference)
+      for (std::string_view name : earlier_broadcasts_)
+        if (t.text(i) == name) return;
+    if (select_call_ && t.types.node(n.type).kind == type_kind::function) return;
     error(form_rule::intrinsic_argument, here(),
           a_block(n.kind) + "; an intrinsic takes only Selections from the parameter `" +
-              std::string(param) + "` and Literals");
+              std::string(param) + "` and Literals" +
+              (earlier_broadcasts_.empty() ? "" : " (or, here, an earlier broadcast's result)"));
   }
 
   // The extension of intrinsic_argument (form_rules.hpp): accumulate, merge and report are part
@@ -544,6 +561,8 @@ class form_validator {
   std::vector<std::string_view> bound_in_function_;  // what the function argument walked binds
   const type_desc* federated_memo_of_ = nullptr;
   std::vector<std::uint8_t> federated_memo_;  // per type: 0 unknown, 1 no federated type, 2 one
+  std::vector<std::string_view> earlier_broadcasts_;  // the broadcast part's locals so far
+  bool select_call_ = false;                          // the local checked calls a select
 };
 
 }  // namespace detail
