@@ -517,6 +517,19 @@ struct bb_change {
 };
 using bb_transform = std::function<bb_change(const bb&)>;
 
+inline bb_change transform_postorder(form_context& c, const bb& n, const bb_transform& f);
+
+// A struct's elements or a block's locals, each transformed (into `out`); whether one changed.
+inline bool transform_elems(form_context& c, const bb& n, const bb_transform& f, std::vector<bb_elem>& out) {
+  bool changed = false;
+  for (const auto& x : n->elems) {
+    auto v = transform_postorder(c, x.value, f);
+    changed = changed || v.changed;
+    out.push_back({x.name, v.node});
+  }
+  return changed;
+}
+
 // Children first, then the node with its changed children (transform_postorder).
 inline bb_change transform_postorder(form_context& c, const bb& n, const bb_transform& f) {
   depth_guard g(c.depth);
@@ -529,12 +542,7 @@ inline bb_change transform_postorder(form_context& c, const bb& n, const bb_tran
     }
     case block_kind::struct_: {
       std::vector<bb_elem> e;
-      bool changed = false;
-      for (const auto& x : n->elems) {
-        auto v = transform_postorder(c, x.value, f);
-        changed = changed || v.changed;
-        e.push_back({x.name, v.node});
-      }
+      const bool changed = transform_elems(c, n, f, e);
       bb cur = changed ? c.struct_(std::move(e)) : n;
       auto r = f(cur);
       return {r.node, r.changed || changed};
@@ -555,12 +563,7 @@ inline bb_change transform_postorder(form_context& c, const bb& n, const bb_tran
     }
     case block_kind::block: {
       std::vector<bb_elem> e;
-      bool changed = false;
-      for (const auto& x : n->elems) {
-        auto v = transform_postorder(c, x.value, f);
-        changed = changed || v.changed;
-        e.push_back({x.name, v.node});
-      }
+      const bool changed = transform_elems(c, n, f, e);
       auto res = transform_postorder(c, n->a, f);
       bb cur = changed || res.changed ? c.block(std::move(e), res.node) : n;
       auto r = f(cur);

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/core/front_wire.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/forms/distribute_aggregate_form.hpp"
 #include "ctff/forms/validate.hpp"
@@ -36,17 +37,9 @@ namespace detail {
 
 // Protobuf fields written front to back (a message's payload known before its header).
 struct front_writer {
-  static void varint(std::string& out, std::uint64_t v) {
-    while (v >= 0x80) {
-      out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-      v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
-  }
+  static void varint(std::string& out, std::uint64_t v) { put_varint(out, v); }
   static void message(std::string& out, std::uint32_t field, std::string_view payload) {
-    varint(out, std::uint64_t{field} << 3 | 2);
-    varint(out, payload.size());
-    out.append(payload);
+    put_message(out, field, payload);
   }
   static std::string string_field(std::uint32_t field, std::string_view s) {
     std::string out;

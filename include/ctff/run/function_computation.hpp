@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/core/front_wire.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/writer.hpp"
@@ -32,21 +33,6 @@
 #include "ctff/types/wire.hpp"
 
 namespace ctff::detail {
-
-// Protobuf wire bytes written front to back, fields in number order (as protobuf writes them, so
-// the messages below are canonical).
-inline void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-inline void put_message(std::string& out, std::uint32_t field, std::string_view payload) {
-  put_varint(out, std::uint64_t{field} << 3 | 2);
-  put_varint(out, payload.size());
-  out.append(payload);
-}
 
 // Writes function values (and the values their closures capture) as Computation messages.
 class function_writer {
