@@ -28,6 +28,11 @@ inline std::string forms_file(const std::string& path) {
 inline std::string forms_golden(const std::string& name) {
   return forms_file(std::string(CTFF_FORMS_GOLDENS_DIR) + "/" + name);
 }
+// s without its trailing newlines (the goldens' text files end in one).
+inline std::string chomp(std::string s) {
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
 
 // The rounds that TFF converted (those with a NAME.server_prepare.binpb), sorted.
 inline std::vector<std::string> converted_rounds() {

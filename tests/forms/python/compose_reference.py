@@ -4,8 +4,8 @@
 For every round NAME that has its five parts (NAME.server_prepare.binpb, ...), builds TFF's
 DistributeAggregateForm from the parts and the round's type, composes it with TFF's
 form_utils.get_computation_for_distribute_aggregate_form, and writes the result's proto
-(SerializeToString(deterministic=True)) to OUT/NAME.binpb. tests/unit/forms_validate_test.cpp
-compares ctff's composition with these bytes.
+(SerializeToString(deterministic=True)) to OUT/NAME.binpb. tests/unit/forms_deploy_test.cpp
+(forms_validate) compares ctff's composition with these bytes.
 
   sh tests/forms/python/setup_reference.sh   # /work/pyref-tff, as for the goldens
   PYTHONPATH=/work/pyref-tff:/work/pyref/site PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 \\

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""TFF's DistributeAggregateForm constructor on the altered forms of forms_validate_test.cpp that
-are swaps of parts or of the round's type: TFF rejects each, as ctff's validator does (the rule
-ctff names is the label). Prints one line per case (tff_rejections.txt holds the output).
+"""TFF's DistributeAggregateForm constructor on the altered forms of forms_deploy_test.cpp
+(forms_validate) that are swaps of parts or of the round's type: TFF rejects each, as ctff's
+validator does (the rule ctff names is the label). Prints one line per case (tff_rejections.txt
+holds the output).
 
   PYTHONPATH=/work/pyref-tff:/work/pyref/site PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 \\
       tests/forms/python/tff_rejections.py tests/forms/goldens
