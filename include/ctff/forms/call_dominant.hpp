@@ -6,7 +6,7 @@
 //   bound names: every Lambda parameter and Block local named once in the whole tree
 //   (uniquify_reference_names; free names stay as they are).
 // The public functions work on computation trees (a tree in, the rewritten tree out); the passes
-// proper (ctff::detail) work on building blocks (forms/building_block.hpp).
+// proper (ctff::detail) work on building blocks (forms/building_block.hpp, forms/block_traversal.hpp).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/forms/block_traversal.hpp"
+#include "ctff/forms/block_wire.hpp"
 #include "ctff/forms/building_block.hpp"
 
 namespace ctff {

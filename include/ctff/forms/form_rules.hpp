@@ -88,6 +88,17 @@ namespace detail {
 inline constexpr std::array<std::string_view, 5> form_part_names = {
     "server_prepare", "server_to_client_broadcast", "client_work", "client_to_server_aggregation",
     "server_result"};
+
+// The intrinsics each intrinsic part may call (broadcast_only, aggregation_only), which are also
+// what the splitter splits on.
+inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
+                                                            "federated_secure_select"};
+// TFF registers federated_secure_modular_sum beside federated_language's own (mapreduce/intrinsics.py);
+// ctff's checker does not know it, so a part holding it fails part_check first.
+inline constexpr std::string_view aggregation_intrinsics[] = {
+    "federated_aggregate", "federated_sum",        "federated_mean",
+    "federated_weighted_mean", "federated_min",    "federated_max",
+    "federated_secure_sum", "federated_secure_sum_bitwidth", "federated_secure_modular_sum"};
 }  // namespace detail
 
 inline constexpr std::size_t form_rule_count = sizeof(form_rules) / sizeof(form_rules[0]);

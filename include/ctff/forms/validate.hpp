@@ -30,15 +30,6 @@
 namespace ctff {
 namespace detail {
 
-inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
-                                                            "federated_secure_select"};
-// TFF registers federated_secure_modular_sum beside federated_language's own (mapreduce/intrinsics.py);
-// ctff's checker does not know it, so a part holding it fails part_check first.
-inline constexpr std::string_view aggregation_intrinsics[] = {
-    "federated_aggregate", "federated_sum",        "federated_mean",
-    "federated_weighted_mean", "federated_min",    "federated_max",
-    "federated_secure_sum", "federated_secure_sum_bitwidth", "federated_secure_modular_sum"};
-
 // A building block of kind k, as the messages name it: "a Reference", "an Intrinsic".
 inline std::string a_block(block_kind k) {
   switch (k) {
