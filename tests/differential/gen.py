@@ -754,6 +754,14 @@ class Program:
 
     def generate(self):
         rng = self.rng
+        if self.opts.get("round"):
+            # A federated round, the type a DistributeAggregateForm splits (docs/forms.md):
+            # (<S@SERVER, {D}@CLIENTS> -> <S@SERVER, X@SERVER>), the new state of the state's type.
+            s, d, x = (self.rand_unplaced(1) for _ in range(3))
+            state = Fed(s, "S", True)
+            result = Struct(((None, state), (None, Fed(x, "S", True))))
+            self.new_comp([state, Fed(d, "C", False)], result, main=True, require_result_param=True)
+            return self
         n = rng.choice([0, 1, 1, 2, 2, 2, 3])
         if self.opts.get("params") is not None:
             n = self.opts["params"]
@@ -2142,11 +2150,15 @@ def main():
     ap.add_argument("--max-depth", type=int, default=3, help="levels of nested computations")
     ap.add_argument("--bucket", action="store_true",
                     help="a program of the known-divergence bucket (README.md, rules 3-5)")
+    ap.add_argument("--round", action="store_true",
+                    help="a federated round: (<S@SERVER, {D}@CLIENTS> -> <S@SERVER, X@SERVER>)")
     ap.add_argument("--python", action="store_true", help="print the programs' Python twins instead")
     args = ap.parse_args()
     opts = {"max_depth": args.max_depth}
     if args.bucket:
         opts["bucket"] = True
+    if args.round:
+        opts["round"] = True
     if args.python:
         out = [PY_PRELUDE]
         for s in range(args.seed, args.seed + args.count):

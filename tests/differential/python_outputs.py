@@ -88,6 +88,7 @@ def main():
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--max-depth", type=int, required=True)
     ap.add_argument("--bucket", action="store_true", help="the known-divergence bucket's programs")
+    ap.add_argument("--round", action="store_true", help="federated rounds (gen.py --round)")
     ap.add_argument("--chunk", type=int, default=50, help="programs per PROGRAM.py")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
@@ -95,6 +96,8 @@ def main():
     opts = {"max_depth": args.max_depth}
     if args.bucket:
         opts["bucket"] = True
+    if args.round:
+        opts["round"] = True
     progs = []
     for seed in range(args.seed, args.seed + args.count):
         p = gen.program(seed, opts)
@@ -104,7 +107,7 @@ def main():
         [args.python, "-c", "import numpy, sys; print(numpy.__version__, sys.version.split()[0])"],
         capture_output=True, text=True, check=True).stdout.split()
     header = {"profile": args.profile, "seed": args.seed, "count": args.count, "max_depth": args.max_depth,
-              "bucket": args.bucket, "federated_language": "0.5.3", "numpy": versions[0],
+              "bucket": args.bucket, **({"round": True} if args.round else {}), "federated_language": "0.5.3", "numpy": versions[0],
               "python": versions[1], "numpy_print": "native"}
     lines = [json.dumps(header, sort_keys=True)]
     n_ok = n_err = 0

@@ -417,6 +417,8 @@ class Driver:
             opts = {"max_depth": head["max_depth"]}
             if head.get("bucket"):
                 opts["bucket"] = True
+            if head.get("round"):
+                opts["round"] = True
             for l in lines[1:]:
                 rec = json.loads(l)
                 seed = rec["seed"]

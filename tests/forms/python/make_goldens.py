@@ -360,6 +360,9 @@ def reject(out, name, comp):
 
 
 DIFFERENTIAL = os.path.join(HERE, '..', '..', 'differential', 'python')
+# The TFF commit of the reference (setup_reference.sh), recorded with the generated rounds.
+TFF_COMMIT = '63f73da4'
+
 
 
 def differential(out):
@@ -368,7 +371,7 @@ def differential(out):
   class, the step, the first line of the message with generated names normalized)."""
   import json  # pylint: disable=g-import-not-at-top
   lines = ['file\tseed\tTFF\tstep\tmessage']
-  for filename in ('depth2.jsonl', 'depth3.jsonl', 'bucket.jsonl'):
+  for filename in ('depth2.jsonl', 'depth3.jsonl', 'bucket.jsonl', 'rounds.jsonl'):
     with open(os.path.join(DIFFERENTIAL, filename)) as f:
       for line in f:
         record = json.loads(line)
@@ -389,6 +392,46 @@ def differential(out):
           message = normalize_message(str(e)).split('\n')[0]
         lines.append(f'{filename}\t{record["seed"]}\t{verdict}\t{step}\t{message}')
   write(os.path.join(out, 'differential.tsv'), '\n'.join(lines))
+
+
+def generated(out):
+  """TFF's conversion of the differential generator's rounds (tests/differential/python/
+  rounds.jsonl, gen.py --round): generated_rounds.jsonl, a header line, then per program its seed,
+  TFF's verdict (`converted` or the exception class), the step and the message's first line (as
+  in differential.tsv), and for a converted round its summary lines and the five parts renamed in
+  preorder, as hex."""
+  import json  # pylint: disable=g-import-not-at-top
+  with open(os.path.join(DIFFERENTIAL, 'rounds.jsonl')) as f:
+    lines = f.read().splitlines()
+  head = json.loads(lines[0])
+  out_lines = [json.dumps({'from': 'rounds.jsonl', 'seed': head['seed'], 'count': head['count'],
+                           'tff_commit': TFF_COMMIT}, sort_keys=True)]
+  for line in lines[1:]:
+    record = json.loads(line)
+    result = {'seed': record['seed']}
+    if 'hex' not in record:
+      continue
+    proto = pb.Computation.FromString(bytes.fromhex(record['hex']))
+    comp = fl.framework.ConcreteComputation.from_proto(proto)
+    REC.reset()
+    try:
+      form = form_utils.get_distribute_aggregate_form_for_computation(comp)
+    except Exception as e:  # pylint: disable=broad-except
+      if isinstance(e, tff_reference.StandInReached):
+        raise
+      result['tff'] = type(e).__name__
+      result['step'] = REC.active[-1] if REC.active else (
+          f'after {REC.completed[-1]}' if REC.completed else 'checks before any transformation')
+      result['message'] = normalize_message(str(e)).split('\n')[0]
+    else:
+      result['tff'] = 'converted'
+      summary = []
+      form.summary(print_fn=summary.append)
+      result['summary'] = '\n'.join(summary)
+      result['parts'] = {part: bytes_of(rename_preorder(getattr(form, part).to_proto())).hex()
+                         for part in PARTS}
+    out_lines.append(json.dumps(result, sort_keys=True))
+  write(os.path.join(out, 'generated_rounds.jsonl'), '\n'.join(out_lines) + '\n')
 
 
 def main():
@@ -412,6 +455,7 @@ def main():
   if not args.only:
     write(os.path.join(args.out, 'index.tsv'), '\n'.join(index))
     differential(args.out)
+    generated(args.out)
     for entry in sorted(os.listdir(args.out)):  # files of rounds no longer listed
       path = os.path.abspath(os.path.join(args.out, entry))
       if entry != 'README.md' and os.path.isfile(path) and path not in WRITTEN:
