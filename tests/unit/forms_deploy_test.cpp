@@ -897,10 +897,11 @@ void fold(const dynamic_value& v, folded& acc) {
   }
 }
 
-// A value of type ty: tensor(dtype, element count, shape) makes each tensor, length() each
-// sequence's length; a {T}@CLIENTS value has `clients` members. (Unknown dimensions are 2.)
-template <class Tensor, class Length>
-dynamic_value value_of_type(const type_desc& d, std::uint32_t ty, std::size_t clients, Tensor& tensor, Length& length) {
+// A value of type ty: leaf(std::integral_constant<dtype, D>) makes each tensor element (in the
+// dtype's stored type), length() each sequence's length; a {T}@CLIENTS value has `clients`
+// members. (Unknown dimensions are 2.)
+template <class Leaf, class Length>
+dynamic_value value_of_type(const type_desc& d, std::uint32_t ty, std::size_t clients, Leaf& leaf, Length& length) {
   const ctff::type_node& n = d.node(ty);
   switch (n.kind) {
     case type_kind::tensor: {
@@ -910,27 +911,32 @@ dynamic_value value_of_type(const type_desc& d, std::uint32_t ty, std::size_t cl
         shape.push_back(d.dims[n.dim_begin + k] < 0 ? 2 : d.dims[n.dim_begin + k]);
         count *= static_cast<std::size_t>(shape.back());
       }
-      return tensor(n.dt, count, std::move(shape));
+      return ctff::visit_dtype(n.dt, [&](auto dt) -> dynamic_value {
+        constexpr dtype D = decltype(dt)::value;
+        ctff::stored_t<D> e;
+        for (std::size_t j = 0; j != count; ++j) e.push_back(leaf(dt));
+        return ctff::make_tensor<D>(std::move(e), std::move(shape));
+      });
     }
     case type_kind::struct_: {
       std::vector<dynamic_value> e;
       std::vector<std::string> names;
       for (std::uint32_t j = 0; j != n.kid_count; ++j) {
-        e.push_back(value_of_type(d, d.kid(ty, j), clients, tensor, length));
+        e.push_back(value_of_type(d, d.kid(ty, j), clients, leaf, length));
         names.emplace_back(d.name(d.kid(ty, j)));
       }
       return ctff::make_struct_value(std::move(e), std::move(names));
     }
     case type_kind::sequence: {
       std::vector<dynamic_value> e;
-      for (std::size_t j = length(); j-- > 0;) e.push_back(value_of_type(d, d.kid(ty, 0), clients, tensor, length));
+      for (std::size_t j = length(); j-- > 0;) e.push_back(value_of_type(d, d.kid(ty, 0), clients, leaf, length));
       return ctff::make_sequence(std::move(e));
     }
     case type_kind::federated: {
       const bool listed = n.where == placement_kind::clients && !n.all_equal;
       std::vector<dynamic_value> m;
       for (std::size_t j = 0, count = listed ? clients : 1; j != count; ++j)
-        m.push_back(value_of_type(d, d.kid(ty, 0), clients, tensor, length));
+        m.push_back(value_of_type(d, d.kid(ty, 0), clients, leaf, length));
       return ctff::make_federated(n.where, !listed, std::move(m));
     }
     default: FAIL("a value of an unexpected type");
@@ -943,27 +949,21 @@ dynamic_value stand_in_result(const type_desc& d, std::uint32_t ty, const folded
   std::uint64_t k = 0;
   auto integer = [&] { return acc.i + k++ + 1; };
   auto real = [&] { return acc.f + static_cast<float>(k++) * 0.25f + static_cast<float>(acc.i % 7); };
-  auto tensor = [&](dtype dt, std::size_t count, std::vector<std::int64_t> shape) {
-    return ctff::visit_dtype(dt, [&](auto c) -> dynamic_value {
-      constexpr dtype D = decltype(c)::value;
-      using E = ctff::element_t<D>;
-      ctff::stored_t<D> e;
-      for (std::size_t j = 0; j != count; ++j) {
-        if constexpr (D == dtype::bool_) {
-          e.push_back(static_cast<unsigned char>(integer() & 1));
-        } else if constexpr (std::is_integral_v<E>) {
-          e.push_back(static_cast<E>(integer()));
-        } else if constexpr (std::is_floating_point_v<E>) {
-          e.push_back(static_cast<E>(real()));
-        } else {
-          FAIL("a stand-in result of an unexpected dtype");
-        }
-      }
-      return ctff::make_tensor<D>(std::move(e), std::move(shape));
-    });
+  auto leaf = [&](auto dt) -> typename ctff::stored_t<decltype(dt)::value>::value_type {
+    using E = ctff::element_t<decltype(dt)::value>;
+    if constexpr (std::is_same_v<E, bool>) {
+      return static_cast<unsigned char>(integer() & 1);
+    } else if constexpr (std::is_integral_v<E>) {
+      return static_cast<E>(integer());
+    } else if constexpr (std::is_floating_point_v<E>) {
+      return static_cast<E>(real());
+    } else {
+      FAIL("a stand-in result of an unexpected dtype");
+      return {};
+    }
   };
   auto length = [&] { return static_cast<std::size_t>(acc.i % 3); };
-  return value_of_type(d, ty, 0, tensor, length);
+  return value_of_type(d, ty, 0, leaf, length);
 }
 
 // Binds every opaque function of t on ex.
@@ -986,36 +986,30 @@ void bind_stand_ins(ctff::executor& ex, const ctff::computation_tree& t) {
 dynamic_value random_value(const type_desc& d, std::uint32_t ty, std::mt19937& rng, std::size_t clients) {
   auto small = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   auto ratio = [&] { return static_cast<double>(small(-1000, 1000)) / small(1, 97); };
-  auto tensor = [&](dtype dt, std::size_t count, std::vector<std::int64_t> shape) {
-    return ctff::visit_dtype(dt, [&](auto c) -> dynamic_value {
-      constexpr dtype D = decltype(c)::value;
-      using E = ctff::element_t<D>;
-      ctff::stored_t<D> e;
-      for (std::size_t j = 0; j != count; ++j) {
-        if constexpr (D == dtype::bool_) {
-          e.push_back(static_cast<unsigned char>(small(0, 1)));
-        } else if constexpr (std::is_integral_v<E>) {
-          e.push_back(static_cast<E>(small(0, 20)));  // (small, not negative: mostly within secure sums' bounds)
-        } else if constexpr (std::is_floating_point_v<E>) {
-          e.push_back(static_cast<E>(ratio()));  // (any bits: the four ways must agree on them)
-        } else if constexpr (D == dtype::float16) {
-          e.push_back(E{static_cast<std::uint16_t>(small(0, 0x7bff))});  // (finite, not negative)
-        } else if constexpr (D == dtype::bfloat16) {
-          e.push_back(E{static_cast<std::uint16_t>(small(0, 0x7f7f))});
-        } else if constexpr (D == dtype::str) {
-          std::string x = "s";
-          x += std::to_string(small(0, 99));
-          e.push_back(std::move(x));
-        } else {  // complex
-          using R = typename E::value_type;
-          e.push_back(E(static_cast<R>(ratio()), static_cast<R>(ratio())));
-        }
-      }
-      return ctff::make_tensor<D>(std::move(e), std::move(shape));
-    });
+  auto leaf = [&](auto dt) -> typename ctff::stored_t<decltype(dt)::value>::value_type {
+    constexpr dtype D = decltype(dt)::value;
+    using E = ctff::element_t<D>;
+    if constexpr (std::is_same_v<E, bool>) {
+      return static_cast<unsigned char>(small(0, 1));
+    } else if constexpr (std::is_integral_v<E>) {
+      return static_cast<E>(small(0, 20));  // (small, not negative: mostly within secure sums' bounds)
+    } else if constexpr (std::is_floating_point_v<E>) {
+      return static_cast<E>(ratio());  // (any bits: the four ways must agree on them)
+    } else if constexpr (D == dtype::float16) {
+      return E{static_cast<std::uint16_t>(small(0, 0x7bff))};  // (finite, not negative)
+    } else if constexpr (D == dtype::bfloat16) {
+      return E{static_cast<std::uint16_t>(small(0, 0x7f7f))};
+    } else if constexpr (D == dtype::str) {
+      std::string x = "s";
+      x += std::to_string(small(0, 99));
+      return x;
+    } else {  // complex
+      using R = typename E::value_type;
+      return E(static_cast<R>(ratio()), static_cast<R>(ratio()));
+    }
   };
   auto length = [&] { return static_cast<std::size_t>(small(0, 3)); };
-  return value_of_type(d, ty, clients, tensor, length);
+  return value_of_type(d, ty, clients, leaf, length);
 }
 
 // Not a round calling TFF's federated_secure_modular_sum, which ctff's executor does not run.

@@ -365,6 +365,22 @@ TFF_COMMIT = '63f73da4'
 
 
 
+def tff_verdict(record):
+  """TFF's conversion of a program of tests/differential/python/*.jsonl: (form or None, verdict:
+  `converted` or the exception class, the step, the message's first line normalized)."""
+  proto = pb.Computation.FromString(bytes.fromhex(record['hex']))
+  comp = fl.framework.ConcreteComputation.from_proto(proto)
+  REC.reset()
+  try:
+    return form_utils.get_distribute_aggregate_form_for_computation(comp), 'converted', '-', '-'
+  except Exception as e:  # pylint: disable=broad-except
+    if isinstance(e, tff_reference.StandInReached):
+      raise
+    step = REC.active[-1] if REC.active else (
+        f'after {REC.completed[-1]}' if REC.completed else 'checks before any transformation')
+    return None, type(e).__name__, step, normalize_message(str(e)).split('\n')[0]
+
+
 def differential(out):
   """TFF's verdict on every Python-made program of the differential tests (tests/differential/
   python/*.jsonl): differential.tsv, one line per program (file, seed, converted or the exception
@@ -377,19 +393,7 @@ def differential(out):
         record = json.loads(line)
         if 'hex' not in record:
           continue
-        proto = pb.Computation.FromString(bytes.fromhex(record['hex']))
-        comp = fl.framework.ConcreteComputation.from_proto(proto)
-        REC.reset()
-        try:
-          form_utils.get_distribute_aggregate_form_for_computation(comp)
-          verdict, step, message = 'converted', '-', '-'
-        except Exception as e:  # pylint: disable=broad-except
-          if isinstance(e, tff_reference.StandInReached):
-            raise
-          verdict = type(e).__name__
-          step = REC.active[-1] if REC.active else (
-              f'after {REC.completed[-1]}' if REC.completed else 'checks before any transformation')
-          message = normalize_message(str(e)).split('\n')[0]
+        _, verdict, step, message = tff_verdict(record)
         lines.append(f'{filename}\t{record["seed"]}\t{verdict}\t{step}\t{message}')
   write(os.path.join(out, 'differential.tsv'), '\n'.join(lines))
 
@@ -408,23 +412,13 @@ def generated(out):
                            'tff_commit': TFF_COMMIT}, sort_keys=True)]
   for line in lines[1:]:
     record = json.loads(line)
-    result = {'seed': record['seed']}
     if 'hex' not in record:
       continue
-    proto = pb.Computation.FromString(bytes.fromhex(record['hex']))
-    comp = fl.framework.ConcreteComputation.from_proto(proto)
-    REC.reset()
-    try:
-      form = form_utils.get_distribute_aggregate_form_for_computation(comp)
-    except Exception as e:  # pylint: disable=broad-except
-      if isinstance(e, tff_reference.StandInReached):
-        raise
-      result['tff'] = type(e).__name__
-      result['step'] = REC.active[-1] if REC.active else (
-          f'after {REC.completed[-1]}' if REC.completed else 'checks before any transformation')
-      result['message'] = normalize_message(str(e)).split('\n')[0]
+    form, verdict, step, message = tff_verdict(record)
+    result = {'seed': record['seed'], 'tff': verdict}
+    if form is None:
+      result.update(step=step, message=message)
     else:
-      result['tff'] = 'converted'
       summary = []
       form.summary(print_fn=summary.append)
       result['summary'] = '\n'.join(summary)
