@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/forms/aggregate_function_rule.hpp"
 #include "ctff/forms/distribute_aggregate_form.hpp"
 #include "ctff/forms/form_rules.hpp"
 #include "ctff/read/checker.hpp"
@@ -29,25 +30,6 @@
 
 namespace ctff {
 namespace detail {
-
-// A building block of kind k, as the messages name it: "a Reference", "an Intrinsic".
-inline std::string a_block(block_kind k) {
-  switch (k) {
-    case block_kind::reference: return "a Reference";
-    case block_kind::selection: return "a Selection";
-    case block_kind::struct_: return "a Struct";
-    case block_kind::call: return "a Call";
-    case block_kind::lambda: return "a Lambda";
-    case block_kind::block: return "a Block";
-    case block_kind::intrinsic: return "an Intrinsic";
-    case block_kind::data: return "a Data block";
-    case block_kind::placement: return "a Placement";
-    case block_kind::literal: return "a Literal";
-    case block_kind::tensorflow: return "a TensorFlow computation";
-    case block_kind::xla: return "an Xla computation";
-  }
-  return "a building block";
-}
 
 template <std::size_t N>
 bool listed(const std::string_view (&list)[N], std::string_view s) {
@@ -123,7 +105,7 @@ class form_validator {
     const block_node& root = t.node(t.root);
     if (root.kind != block_kind::lambda) {
       error(form_rule::part_lambda, name,
-            "the part is " + a_block(root.kind) + ", not a Lambda");
+            "the part is " + std::string(a_block(root.kind)) + ", not a Lambda");
       return;
     }
     const std::uint32_t fn = root.type;  // a function type: the checker saw to it
@@ -251,7 +233,7 @@ class form_validator {
       const type_node& ty = t.types.node(n.type);
       if (ty.kind != type_kind::federated || ty.where == where) return true;
       error(r, here(),
-            a_block(n.kind) + " of type " + type_text(t, n.type) + " in a part that runs " +
+            std::string(a_block(n.kind)) + " of type " + type_text(t, n.type) + " in a part that runs " +
                 (where == placement_kind::server ? "on the server (SERVER values only)"
                                                  : "on the clients (CLIENTS values only)"));
       return false;
@@ -290,7 +272,7 @@ class form_validator {
     const block_node& b = t.node(lam.a);
     if (b.kind != block_kind::block) {
       error(form_rule::intrinsic_block, here(),
-            "the result is " + a_block(b.kind) + "; the part's Lambda must hold a Block of " +
+            "the result is " + std::string(a_block(b.kind)) + "; the part's Lambda must hold a Block of " +
                 (is_broadcast ? "broadcast" : "aggregation") + " calls");
       return;
     }
@@ -327,12 +309,12 @@ class form_validator {
   void local(const computation_tree& t, std::uint32_t v, std::string_view param, bool is_broadcast) {
     const block_node& c = t.node(v);
     if (c.kind != block_kind::call) {
-      error(form_rule::intrinsic_call, here(), a_block(c.kind) + ", not a Call of an Intrinsic");
+      error(form_rule::intrinsic_call, here(), std::string(a_block(c.kind)) + ", not a Call of an Intrinsic");
       return;
     }
     const block_node& f = t.node(c.a);
     if (f.kind != block_kind::intrinsic) {
-      error(form_rule::intrinsic_call, here(), "a Call of " + a_block(f.kind) + ", not of an Intrinsic");
+      error(form_rule::intrinsic_call, here(), "a Call of " + std::string(a_block(f.kind)) + ", not of an Intrinsic");
       return;
     }
     const std::string_view uri = t.text(c.a);
@@ -347,7 +329,7 @@ class form_validator {
   }
 
   // A Literal, a chain of Selections from the Lambda's parameter, or a Struct of such; for
-  // federated_aggregate in the aggregation (`aggregate`), also its functions (see aggregate_function).
+  // federated_aggregate in the aggregation (`aggregate`), also its functions (aggregate_function_rule).
   void argument(const computation_tree& t, std::uint32_t i, std::string_view param, bool aggregate) {
     const block_node& n = t.node(i);
     if (n.kind == block_kind::struct_) {
@@ -361,8 +343,8 @@ class form_validator {
     }
     if (n.kind == block_kind::literal) return;
     if (aggregate && t.types.node(n.type).kind == type_kind::function) {
-      bound_in_function_.clear();
-      aggregate_function(t, i, param);
+      if (auto e = aggregate_functions_.check(t, i, param, frames_))
+        error(form_rule::intrinsic_argument, std::move(e->first), std::move(e->second));
       return;
     }
     if (n.kind == block_kind::selection) {
@@ -373,7 +355,7 @@ class form_validator {
       error(form_rule::intrinsic_argument, here(),
             "a Selection from " +
                 (src.kind == block_kind::reference ? "`" + std::string(t.text(s)) + "`"
-                                                    : a_block(src.kind)) +
+                                                    : std::string(a_block(src.kind))) +
                 "; only selections from the parameter `" + std::string(param) + "` (or Literals) may be passed");
       return;
     }
@@ -383,92 +365,9 @@ class form_validator {
         if (t.text(i) == name) return;
     if (select_call_ && t.types.node(n.type).kind == type_kind::function) return;
     error(form_rule::intrinsic_argument, here(),
-          a_block(n.kind) + "; an intrinsic takes only Selections from the parameter `" +
+          std::string(a_block(n.kind)) + "; an intrinsic takes only Selections from the parameter `" +
               std::string(param) + "` and Literals" +
               (earlier_broadcasts_.empty() ? "" : " (or, here, an earlier broadcast's result)"));
-  }
-
-  // The extension of intrinsic_argument (form_rules.hpp): accumulate, merge and report are part
-  // of the aggregation, so they may be whole functions, as long as the platform can run them
-  // with nothing but the part's parameter: no federated type anywhere in them (they run on
-  // members, not on placed values), and no free reference but Selection chains from the
-  // parameter whose type holds no federated type (a value of T the function captures: the
-  // splitter sends a server-computed value an accumulate uses that way). Reports the first
-  // problem; false then.
-  bool aggregate_function(const computation_tree& t, std::uint32_t i, std::string_view param) {
-    const block_node& n = t.node(i);
-    auto refuse = [&](const std::string& problem) {
-      error(form_rule::intrinsic_argument, here(), problem + " (in a function argument of federated_aggregate)");
-      return false;
-    };
-    if (n.kind == block_kind::selection) {
-      std::uint32_t s = n.a;
-      while (t.node(s).kind == block_kind::selection) s = t.node(s).a;
-      if (t.node(s).kind == block_kind::reference && t.text(s) == param && !bound_in_function(param)) {
-        if (!holds_federated(t.types, n.type)) return true;
-        return refuse("a Selection from the parameter `" + std::string(param) + "` of type " +
-                      type_text(t, n.type) + ", which holds a federated type");
-      }
-    }
-    if (n.kind == block_kind::reference && !bound_in_function(t.text(i)))
-      return refuse("a free reference to `" + std::string(t.text(i)) +
-                    "`; the function may use only what it binds and Selections from the parameter `" +
-                    std::string(param) + "` of types that hold no federated type");
-    if (holds_federated(t.types, n.type))
-      return refuse(a_block(n.kind) + " of type " + type_text(t, n.type) + ", which holds a federated type");
-    auto into = [&](std::uint32_t c, const char* what, std::int64_t index = -1, std::string_view nm = {}) {
-      frames_.push_back(path_frame{what, index, nm});
-      const bool ok = aggregate_function(t, c, param);
-      frames_.pop_back();
-      return ok;
-    };
-    const std::size_t depth = bound_in_function_.size();
-    bool ok = true;
-    switch (n.kind) {
-      case block_kind::lambda:
-        if (n.text_len) bound_in_function_.push_back(t.text(i));
-        ok = into(n.a, "lambda.result");
-        break;
-      case block_kind::block:
-        for (std::uint32_t k = 0; ok && k != n.count; ++k) {
-          ok = into(t.elem(i, k).value, "block.local", k, t.name(t.elem(i, k)));
-          bound_in_function_.push_back(t.name(t.elem(i, k)));
-        }
-        ok = ok && into(n.a, "block.result");
-        break;
-      case block_kind::call:
-        ok = into(n.a, "call.function") && (n.b == no_index || into(n.b, "call.argument"));
-        break;
-      case block_kind::selection:
-        ok = into(n.a, "selection.source");
-        break;
-      case block_kind::struct_:
-        for (std::uint32_t k = 0; ok && k != n.count; ++k)
-          ok = into(t.elem(i, k).value, "struct", k, t.name(t.elem(i, k)));
-        break;
-      default: break;
-    }
-    bound_in_function_.resize(depth);
-    return ok;
-  }
-  bool bound_in_function(std::string_view name) const {
-    for (std::string_view b : bound_in_function_)
-      if (b == name) return true;
-    return false;
-  }
-  // Whether a federated type occurs in type ty; memoized, since a type_desc may share kids.
-  bool holds_federated(const type_desc& d, std::uint32_t ty) {
-    if (federated_memo_of_ != &d) {
-      federated_memo_.assign(d.nodes.size(), 0);
-      federated_memo_of_ = &d;
-    }
-    if (federated_memo_[ty] == 0) {
-      const type_node& n = d.node(ty);
-      bool f = n.kind == type_kind::federated;
-      for (std::uint32_t k = 0; !f && k != n.kid_count; ++k) f = holds_federated(d, d.kid(ty, k));
-      federated_memo_[ty] = f ? 2 : 1;
-    }
-    return federated_memo_[ty] == 2;
   }
 
   // ---- between the parts --------------------------------------------------------------------
@@ -549,9 +448,7 @@ class form_validator {
   std::vector<form_error> errors_;
   std::vector<path_frame> frames_;
   std::unordered_set<std::string_view, name_hash> bound_;
-  std::vector<std::string_view> bound_in_function_;  // what the function argument walked binds
-  const type_desc* federated_memo_of_ = nullptr;
-  std::vector<std::uint8_t> federated_memo_;  // per type: 0 unknown, 1 no federated type, 2 one
+  aggregate_function_rule aggregate_functions_;
   std::vector<std::string_view> earlier_broadcasts_;  // the broadcast part's locals so far
   bool select_call_ = false;                          // the local checked calls a select
 };

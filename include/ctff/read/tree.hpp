@@ -107,4 +107,25 @@ constexpr std::string_view block_kind_name(block_kind k) {
   return "?";
 }
 
+namespace detail {
+// A building block of kind k, as messages name it: "a Reference", "an Intrinsic".
+constexpr std::string_view a_block(block_kind k) {
+  switch (k) {
+    case block_kind::reference: return "a Reference";
+    case block_kind::selection: return "a Selection";
+    case block_kind::struct_: return "a Struct";
+    case block_kind::call: return "a Call";
+    case block_kind::lambda: return "a Lambda";
+    case block_kind::block: return "a Block";
+    case block_kind::intrinsic: return "an Intrinsic";
+    case block_kind::data: return "a Data block";
+    case block_kind::placement: return "a Placement";
+    case block_kind::literal: return "a Literal";
+    case block_kind::tensorflow: return "a TensorFlow computation";
+    case block_kind::xla: return "an Xla computation";
+  }
+  return "a building block";
+}
+}  // namespace detail
+
 }  // namespace ctff
