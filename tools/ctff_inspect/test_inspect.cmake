@@ -3,20 +3,10 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
+include(${CMAKE_CURRENT_LIST_DIR}/../../tests/tool_run.cmake)
 # run(<expected exit> <output var> [INPUT <file>] args...): stdout and stderr together.
 function(run expect_rc out_var)
-  set(args ${ARGN})
-  set(input_opt)
-  list(GET args 0 first)
-  if(first STREQUAL "INPUT")
-    list(GET args 1 input_file)
-    list(REMOVE_AT args 0 1)
-    set(input_opt INPUT_FILE ${input_file})
-  endif()
-  execute_process(COMMAND ${INSPECT} ${args} ${input_opt} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "${expect_rc}")
-    message(FATAL_ERROR "ctff-inspect ${args}: exit ${rc}, expected ${expect_rc}\nstdout: ${out}\nstderr: ${err}")
-  endif()
+  tool_run(${INSPECT} ${expect_rc} out err ${ARGN})
   set(${out_var} "${out}${err}" PARENT_SCOPE)
 endfunction()
 
