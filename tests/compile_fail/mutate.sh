@@ -21,8 +21,8 @@
 # A subset: `--shard k/n` takes the messages whose number (messages.py list) is k modulo n;
 # `--rotate n` takes shard k/n with k chosen by the source tree's commit (its hash modulo n, so a
 # rerun of one commit mutates the same messages), or by the day (days since 1970 modulo n) where
-# the tree is not a git checkout. The ctest compile_fail.mutate runs `--rotate 3` (about a third
-# of the messages) with --no-baseline; every message is mutated over 3 consecutive commits.
+# the tree is not a git checkout. The ctest compile_fail.mutate runs `--rotate 12` (about a twelfth
+# of the messages) with --no-baseline: each commit mutates one of twelve shards.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
