@@ -3,17 +3,18 @@
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
 #   1. gcc:     g++-12, everything, all ctest tests. The differential test
-#               (tests/differential) compiles 60 programs (depth 2), 100 of depth 3, the 48 of
-#               the known-divergence bucket and 64 rounds with g++-12, clang++-16 and clang++-22, compares all
+#               (tests/differential) compiles 130 programs of depth 2, 50 of depth 3, the 48 of
+#               the known-divergence bucket and 32 rounds with g++-12, clang++-16 and clang++-22, compares all
 #               three and Python's committed outputs; its object cache is ../.ctff-cache/ctff-differential.
-#   2. clang:   clang++-16: everything but the benchmarks (built by 1), all ctest tests but the
-#               consumer tests (install and CMake packaging), the differential test and
-#               docs.diagnostics (which runs both g++-12 and clang++-16 itself): run by 1.
+#   2. clang:   clang++-16: everything but the benchmarks (built by 1) and the header checks (a
+#               header's own includes depend on the standard library, not the compiler: 1 checks
+#               them with libstdc++, 4 with libc++), all ctest tests but the consumer tests
+#               (install and CMake packaging), the differential test and docs.diagnostics (which
+#               runs both g++-12 and clang++-16 itself): run by 1.
 #   3. clang22: clang++-22 with -DCTFF_SANITIZE=ON (AddressSanitizer + UBSan) at -O0: the unit
 #               tests and examples built and run, the compile-fail cases (clang-22 prints computed
 #               static_assert messages). One tree is both clang-22's suite and the sanitizer suite
-#               (with --no-asan: a plain tree). Not the header checks: with the same libstdc++,
-#               1 and 2 check that every header compiles on its own.
+#               (with --no-asan: a plain tree). Not the header checks (see 2).
 #   4. libcxx:  clang++-22 -stdlib=libc++, without ctff::proto (Debian's protobuf is built against
 #               libstdc++): the protobuf-free unit tests, examples and header checks.
 #   5. gcc-sanitize-syntax: every unit test, example and ctff-inspect TU of build 1 compiled again
@@ -124,17 +125,17 @@ release_clang=(Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG")
 [[ $asan -eq 1 ]] || sanitize=("${release[@]}")
 cache=-DCTFF_DIFFERENTIAL_CACHE="${CTFF_DIFFERENTIAL_CACHE:-$cache_home/ctff-differential}"
 
-# CI's differential profile: 60 programs plus the Python-checked depth-3, bucket and round
-# programs, compared across the three compilers (each required) and with Python. (60, not the 200
-# Python's outputs cover, to fit CI's 5,400 s with the 64 rounds; the other 140 and the full 300
-# run with `ctest -L differential` on a default configuration.) The fuzzers run 20 s each (their long runs
+# CI's differential profile: the seed range 1-60, every second program of Python's depth-2, depth-3
+# and round outputs (130 depth-2 programs in all, 50 of depth 3, 32 rounds) and the whole bucket,
+# compared across the three compilers (each required) and with Python. (To fit CI's 5,400 s; all
+# 412 and 300 depth-2 programs run with `ctest -L differential` on a default configuration.) The fuzzers run 20 s each (their long runs
 # are in docs/fuzzing.md).
 suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers remote" \
-  "${release[@]}" "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=60 \
+  "${release[@]}" "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=60 -DCTFF_DIFFERENTIAL_PYTHON_EVERY=2 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
   "unit example compile_fail docs fuzz tool run remote" "${release_clang[@]}" "$cache" \
-  -DCTFF_BUILD_BENCHMARKS=OFF -DCTFF_FUZZ_SECONDS=20
+  -DCTFF_BUILD_BENCHMARKS=OFF -DCTFF_FUZZ_SECONDS=20 -DCTFF_HEADER_CHECKS=OFF
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
   "unit example compile_fail" "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \

@@ -419,7 +419,8 @@ class Driver:
                 opts["bucket"] = True
             if head.get("round"):
                 opts["round"] = True
-            for l in lines[1:]:
+            every = 1 if head.get("bucket") else max(1, self.args.python_every)
+            for l in lines[1::every]:
                 rec = json.loads(l)
                 seed = rec["seed"]
                 if seed in self.opts and self.opts[seed] != opts:
@@ -846,6 +847,9 @@ def main():
     ap.add_argument("--python-outputs", action="append",
                     help="Python's outputs of a seeded set of programs (python/*.jsonl, repeat): the "
                     "programs join the run and every variant is compared with Python")
+    ap.add_argument("--python-every", type=int, default=1,
+                    help="of the --python-outputs files' programs, take every K-th (the first of each "
+                    "K) but all of the known-divergence bucket's (a shorter run)")
     args = ap.parse_args()
     if args.exec_only:
         bad = [f for f in ("compiler", "ctff_include", "proto_include", "proto_lib") if getattr(args, f)]
