@@ -2,11 +2,11 @@
 # Installs what is missing, then builds and tests ctff with g++-12, clang++-16 and clang++-22
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
-#   1. gcc:     g++-12, everything, all ctest tests. The differential test
+#   1. gcc:     g++-12, everything but the benchmarks (built by 2), all ctest tests. The differential test
 #               (tests/differential) compiles 130 programs of depth 2, 50 of depth 3, the 48 of
 #               the known-divergence bucket and 32 rounds with g++-12, clang++-16 and clang++-22, compares all
 #               three and Python's committed outputs; its object cache is ../.ctff-cache/ctff-differential.
-#   2. clang:   clang++-16: everything but the benchmarks (built by 1) and the header checks (a
+#   2. clang:   clang++-16: everything (the benchmarks too: built, not run) but the header checks (a
 #               header's own includes depend on the standard library, not the compiler: 1 checks
 #               them with libstdc++, 4 with libc++), all ctest tests but the consumer tests
 #               (install and CMake packaging), the differential test and docs.diagnostics (which
@@ -131,11 +131,11 @@ cache=-DCTFF_DIFFERENTIAL_CACHE="${CTFF_DIFFERENTIAL_CACHE:-$cache_home/ctff-dif
 # 412 and 300 depth-2 programs run with `ctest -L differential` on a default configuration.) The fuzzers run 20 s each (their long runs
 # are in docs/fuzzing.md).
 suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers remote" \
-  "${release[@]}" "$cache" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=60 -DCTFF_DIFFERENTIAL_PYTHON_EVERY=2 \
+  "${release[@]}" "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=60 -DCTFF_DIFFERENTIAL_PYTHON_EVERY=2 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
   "unit example compile_fail docs fuzz tool run remote" "${release_clang[@]}" "$cache" \
-  -DCTFF_BUILD_BENCHMARKS=OFF -DCTFF_FUZZ_SECONDS=20 -DCTFF_HEADER_CHECKS=OFF
+  -DCTFF_FUZZ_SECONDS=20 -DCTFF_HEADER_CHECKS=OFF
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
   "unit example compile_fail" "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \
