@@ -107,8 +107,10 @@ def main():
         [args.python, "-c", "import numpy, sys; print(numpy.__version__, sys.version.split()[0])"],
         capture_output=True, text=True, check=True).stdout.split()
     header = {"profile": args.profile, "seed": args.seed, "count": args.count, "max_depth": args.max_depth,
-              "bucket": args.bucket, **({"round": True} if args.round else {}), "federated_language": "0.5.3", "numpy": versions[0],
+              "bucket": args.bucket, "federated_language": "0.5.3", "numpy": versions[0],
               "python": versions[1], "numpy_print": "native"}
+    if args.round:
+        header["round"] = True
     lines = [json.dumps(header, sort_keys=True)]
     n_ok = n_err = 0
     with tempfile.TemporaryDirectory() as tmp:

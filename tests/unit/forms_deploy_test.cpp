@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "forms_goldens.hpp"
+#include "hex.hpp"
 
 namespace {
 
@@ -1238,11 +1239,6 @@ std::vector<nlohmann::json> json_lines(const std::string& path) {
     if (!line.empty()) out.push_back(nlohmann::json::parse(line));
   return out;
 }
-std::string from_hex(const std::string& h) {
-  std::string out;
-  for (std::size_t k = 0; k + 1 < h.size(); k += 2) out.push_back(static_cast<char>(std::stoi(h.substr(k, 2), nullptr, 16)));
-  return out;
-}
 // ctff's rule for a round TFF refuses, by the start of TFF's message; none: a federated_aggregate
 // round, which ctff splits (its extension: TFF's conversion wraps the aggregation's functions in
 // federated values, which federated_language refuses).
@@ -1266,7 +1262,7 @@ TEST_CASE("forms: the differential generator's rounds split as TFF splits them, 
     REQUIRE(programs[i].at("seed") == v.at("seed"));
     const std::string name = "rounds.jsonl seed " + std::to_string(v.at("seed").get<int>());
     INFO(name << ": TFF: " << v.value("tff", "") << " " << v.value("message", ""));
-    const ctff::computation_tree round = ctff::read_computation(from_hex(programs[i].at("hex")));
+    const ctff::computation_tree round = ctff::read_computation(ctff_test::unhex(programs[i].at("hex").get<std::string>()));
     std::string_view rule = "(none listed)";
     if (v.at("tff") != "converted") {
       const std::string message = v.at("message");
@@ -1284,7 +1280,7 @@ TEST_CASE("forms: the differential generator's rounds split as TFF splits them, 
         for (int k = 0; k != 5; ++k) {
           INFO(part_names[k]);
           CHECK(ctff::serialize(ctff::rename_variables_in_preorder(*parts[k])) ==
-                from_hex(v.at("parts").at(part_names[k])));
+                ctff_test::unhex(v.at("parts").at(part_names[k]).get<std::string>()));
         }
         CHECK(ctff_test::chomp(ctff::form_summary(p.form)) == v.at("summary").get<std::string>());
         ++converted;

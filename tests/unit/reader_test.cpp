@@ -13,6 +13,7 @@
 #include <ctff/read.hpp>
 
 #include "golden_programs.hpp"
+#include "hex.hpp"
 #include "parse_back.hpp"
 #include "python_goldens.hpp"
 
@@ -32,21 +33,7 @@ const char* const golden_names[] = {"add_one_local",  "federated_values",
                                     "named_params",   "simple_broadcast_map_sum",
                                     "sum_clients",    "zip_unnamed"};
 
-std::string unhex(std::string_view h) {
-  std::string out;
-  int hi = -1;
-  for (char c : h) {
-    int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (v < 0) continue;
-    if (hi < 0) {
-      hi = v;
-    } else {
-      out += static_cast<char>(hi * 16 + v);
-      hi = -1;
-    }
-  }
-  return out;
-}
+using ctff_test::unhex;
 
 // What the tracing side printed equals what the reader prints of its bytes.
 template <class C>

@@ -114,7 +114,7 @@ class aggregate_function_rule {
     return federated_memo_[ty] == 2;
   }
 
- std::vector<path_frame> frames_;
+  std::vector<path_frame> frames_;
   std::vector<std::string_view> bound_in_function_;  // what the function walked binds
   std::optional<std::pair<std::string, std::string>> error_;
   const type_desc* federated_memo_of_ = nullptr;

@@ -360,8 +360,9 @@ def reject(out, name, comp):
 
 
 DIFFERENTIAL = os.path.join(HERE, '..', '..', 'differential', 'python')
-# The TFF commit of the reference (setup_reference.sh), recorded with the generated rounds.
-TFF_COMMIT = '63f73da4'
+# The TFF commit of the reference (setup_reference.sh writes it), recorded with the generated rounds.
+with open(os.path.join(os.path.dirname(os.path.abspath(tff_reference.__file__)), 'TFF_COMMIT')) as _f:
+  TFF_COMMIT = _f.read().strip()[:8]
 
 
 
@@ -384,37 +385,38 @@ def tff_verdict(record):
 def differential(out):
   """TFF's verdict on every Python-made program of the differential tests (tests/differential/
   python/*.jsonl): differential.tsv, one line per program (file, seed, converted or the exception
-  class, the step, the first line of the message with generated names normalized)."""
+  class, the step, the first line of the message with generated names normalized). Returns
+  rounds.jsonl's [(record, tff_verdict(record))], for generated()."""
   import json  # pylint: disable=g-import-not-at-top
   lines = ['file\tseed\tTFF\tstep\tmessage']
+  rounds = []
   for filename in ('depth2.jsonl', 'depth3.jsonl', 'bucket.jsonl', 'rounds.jsonl'):
     with open(os.path.join(DIFFERENTIAL, filename)) as f:
       for line in f:
         record = json.loads(line)
         if 'hex' not in record:
           continue
-        _, verdict, step, message = tff_verdict(record)
+        result = tff_verdict(record)
+        if filename == 'rounds.jsonl':
+          rounds.append((record, result))
+        _, verdict, step, message = result
         lines.append(f'{filename}\t{record["seed"]}\t{verdict}\t{step}\t{message}')
   write(os.path.join(out, 'differential.tsv'), '\n'.join(lines))
+  return rounds
 
 
-def generated(out):
+def generated(out, rounds):
   """TFF's conversion of the differential generator's rounds (tests/differential/python/
-  rounds.jsonl, gen.py --round): generated_rounds.jsonl, a header line, then per program its seed,
-  TFF's verdict (`converted` or the exception class), the step and the message's first line (as
-  in differential.tsv), and for a converted round its summary lines and the five parts renamed in
-  preorder, as hex."""
+  rounds.jsonl, gen.py --round; `rounds` as differential() returns them): generated_rounds.jsonl,
+  a header line, then per program its seed, TFF's verdict (`converted` or the exception class), the
+  step and the message's first line (as in differential.tsv), and for a converted round its
+  summary lines and the five parts renamed in preorder, as hex."""
   import json  # pylint: disable=g-import-not-at-top
   with open(os.path.join(DIFFERENTIAL, 'rounds.jsonl')) as f:
-    lines = f.read().splitlines()
-  head = json.loads(lines[0])
+    head = json.loads(f.readline())
   out_lines = [json.dumps({'from': 'rounds.jsonl', 'seed': head['seed'], 'count': head['count'],
                            'tff_commit': TFF_COMMIT}, sort_keys=True)]
-  for line in lines[1:]:
-    record = json.loads(line)
-    if 'hex' not in record:
-      continue
-    form, verdict, step, message = tff_verdict(record)
+  for record, (form, verdict, step, message) in rounds:
     result = {'seed': record['seed'], 'tff': verdict}
     if form is None:
       result.update(step=step, message=message)
@@ -448,8 +450,7 @@ def main():
       index.append(f'{name}\trejected: {error}\t{what}')
   if not args.only:
     write(os.path.join(args.out, 'index.tsv'), '\n'.join(index))
-    differential(args.out)
-    generated(args.out)
+    generated(args.out, differential(args.out))
     for entry in sorted(os.listdir(args.out)):  # files of rounds no longer listed
       path = os.path.abspath(os.path.join(args.out, entry))
       if entry != 'README.md' and os.path.isfile(path) and path not in WRITTEN:
