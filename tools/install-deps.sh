@@ -11,6 +11,7 @@ packages=(
   g++-12
   cmake
   make
+  ninja-build
   ccache
   libboost1.81-dev
   catch2

@@ -4,9 +4,9 @@
     sanitize_syntax.py <build-dir> [--jobs N]
 
 <build-dir> is a configured and built tree with CMAKE_EXPORT_COMPILE_COMMANDS=ON (tools/test.sh:
-build/gcc). Every translation unit of the unit tests, the examples, ctff-inspect, ctff-split and ctff-run is
-compiled again with its own command plus -fsyntax-only -fsanitize=address,undefined
--fno-sanitize-recover=all. -fsyntax-only is enough: the constant evaluation, where the sanitizers
+build/gcc). Every translation unit of the unit tests (as the build merges them: tests/unity.py),
+the examples, ctff-inspect, ctff-split and ctff-run is compiled again with its own command plus
+-fsyntax-only -fsanitize=address,undefined -fno-sanitize-recover=all. -fsyntax-only is enough: the constant evaluation, where the sanitizers
 can make an expression non-constant (g++ -fsanitize=undefined: comparing a static object's
 address with a null pointer), is done by the front end. tools/test.sh uses it for g++, whose
 sanitizer suite (build and run) the clang builds cover at run time. Exits non-zero if a TU fails.
@@ -50,7 +50,10 @@ def main():
     for e in entries:
         path = pathlib.Path(e["directory"], e["file"]).resolve()
         rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else ""
-        if rel.startswith(PARTS):
+        build = args.build_dir.resolve()
+        if not rel and path.is_relative_to(build / "tests/unity"):  # the merged unit tests
+            rel = path.relative_to(build).as_posix()
+        if rel.startswith(PARTS) or rel.startswith("tests/unity/"):
             units.append((rel, e))
     if not units:
         print(f"sanitize_syntax: no unit test or example in {args.build_dir}/compile_commands.json")

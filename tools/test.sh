@@ -65,13 +65,19 @@ phase() {
   return $rc
 }
 
+# costs DIR: the tree's 20 costliest build steps and tests (tools/ci_costs.py), printed and kept
+# in $root/ci-costs.md.
+costs() {
+  python3 tools/ci_costs.py "$1" --out "$root/ci-costs.md" || true
+}
+
 # suite NAME CXX DIR TARGETS TEST-ARGS LABELS BUILD-TYPE CMAKE-ARGS...: configure, build, test one
 # tree; LABELS: the labels of which at least one test must run and pass.
 suite() {
   local name=$1 cxx=$2 dir=$3 targets=$4 test_args=$5 labels=$6 build_type=$7
   shift 7
   local t0=$SECONDS
-  if ! phase "$name configure" cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" \
+  if ! phase "$name configure" cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
       -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" "$@"; then
     results+=("$name: configure FAILED")
     failed=1
@@ -82,6 +88,7 @@ suite() {
   if ! phase "$name build" "${build[@]}"; then
     results+=("$name: build FAILED")
     failed=1
+    costs "$dir"
     return
   fi
   local junit=$dir/ctest-junit.xml
@@ -91,8 +98,10 @@ suite() {
       --output-junit "$junit" $test_args; then
     results+=("$name: tests FAILED")
     failed=1
+    costs "$dir"
     return
   fi
+  costs "$dir"
   # shellcheck disable=SC2086  # labels is a word list
   if ! phase "$name labels" python3 tools/check_labels.py "$dir" "$junit" $labels; then
     results+=("$name: a label ran no test: FAILED")
@@ -104,6 +113,10 @@ suite() {
 
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
+rm -f "$root/ci-costs.md"
+# Ninja: it keeps each build step's time (.ninja_log, read by tools/ci_costs.py).
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
 # Compiler caches beside the checkout (not in it, so a fresh clone finds them), so that a rerun
 # compiles only what changed: ccache for the trees, the differential test's own object cache
 # (keyed by program, headers, compiler and flags) for its programs.
@@ -111,6 +124,9 @@ cache_home=${CTFF_CACHE_HOME:-$(dirname "$PWD")/.ctff-cache}
 export CCACHE_DIR=${CCACHE_DIR:-$cache_home/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+# The tests' precompiled headers (CTFF_TEST_PCH) are cached only with this sloppiness (ccache's
+# manual, "Precompiled headers").
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}

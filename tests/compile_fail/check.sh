@@ -69,7 +69,13 @@ if [[ ${#expects[@]} -eq 0 ]]; then
   exit 1
 fi
 
-cmd=("$CTFF_CXX" -std=c++20 -fsyntax-only "-I$include_dir" "${CTFF_CXX_FLAGS[@]}" "$case_file")
+# The precompiled <ctff/ctff.hpp> (CTFF_COMPILE_FAIL_PCH), when built and the cases compile
+# against the project's include/.
+pch=()
+if [[ -n ${CTFF_PCH:-} && -f $CTFF_PCH && $include_dir == "$CTFF_INCLUDE_DIR" ]]; then
+  pch=("${CTFF_PCH_FLAGS[@]}")
+fi
+cmd=("$CTFF_CXX" -std=c++20 -fsyntax-only "-I$include_dir" "${CTFF_CXX_FLAGS[@]}" ${pch[@]+"${pch[@]}"} "$case_file")
 output=$("${cmd[@]}" 2>&1)
 status=$?
 lines=$(printf '%s' "$output" | grep -c '')

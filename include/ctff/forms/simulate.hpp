@@ -43,7 +43,7 @@ inline dynamic_value client_view(const dynamic_value& v, std::size_t i) {
 // What the platform collects from the clients' results (each a run of one client): one member
 // per client of each per-client value; any other value as the first client has it (a value equal
 // at every client).
-inline dynamic_value gathered(const std::vector<dynamic_value>& sent, const std::string& where) {
+inline dynamic_value gathered_from_clients(const std::vector<dynamic_value>& sent, const std::string& where) {
   const dynamic_value& first = sent.front();
   if (first.is(value_kind::federated) && first.federated().where == placement_kind::clients &&
       !first.federated().all_equal) {
@@ -69,7 +69,7 @@ inline dynamic_value gathered(const std::vector<dynamic_value>& sent, const std:
           throw execution_error(where, "client " + std::to_string(i) + " sent a value of another shape");
         column.push_back(sent[i].structure().elements[k]);
       }
-      e.push_back(gathered(column, where + step_text(first.structure().name(k), k)));
+      e.push_back(gathered_from_clients(column, where + step_text(first.structure().name(k), k)));
     }
     return make_struct_value(std::move(e), first.structure().names);
   }
@@ -149,7 +149,7 @@ inline dynamic_value simulate_deployment(executor& ex, const distribute_aggregat
           ex, work, "client_work",
           make_struct_value({make_federated(placement_kind::clients, false, {members[i]}), detail::client_view(broadcast, i)}),
           1, i));
-    sent = detail::gathered(per_client, "client_work");
+    sent = detail::gathered_from_clients(per_client, "client_work");
   }
   // The platform's aggregation, then the server's update.
   const dynamic_value aggregated = detail::run_part(ex, part(f.client_to_server_aggregation),
