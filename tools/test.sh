@@ -3,8 +3,9 @@
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
 #   1. gcc:     g++-12, everything but the benchmarks (built by 2), all ctest tests. The differential test
-#               (tests/differential) compiles 130 programs of depth 2, 50 of depth 3, the 48 of
-#               the known-divergence bucket and 32 rounds with g++-12, clang++-16 and clang++-22, compares all
+#               (tests/differential) compiles a third of its 412 programs (300 of depth 2, 50 of
+#               depth 3, the 48 of the known-divergence bucket, 32 rounds; the shard chosen by the
+#               commit: run.py --rotate 3) with g++-12, clang++-16 and clang++-22, compares all
 #               three and Python's committed outputs; its object cache is ../.ctff-cache/ctff-differential.
 #   2. clang:   clang++-16: everything (the benchmarks too: built, not run) but the header checks (a
 #               header's own includes depend on the standard library, not the compiler: 1 checks
@@ -137,13 +138,14 @@ release=(Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG")
 [[ $asan -eq 1 ]] || sanitize=("${release[@]}")
 cache=-DCTFF_DIFFERENTIAL_CACHE="${CTFF_DIFFERENTIAL_CACHE:-$cache_home/ctff-differential}"
 
-# CI's differential profile: the seed range 1-60, every second program of Python's depth-2, depth-3
-# and round outputs (130 depth-2 programs in all, 50 of depth 3, 32 rounds) and the whole bucket,
-# compared across the three compilers (each required) and with Python. (To fit CI's 5,400 s; all
-# 412 and 300 depth-2 programs run with `ctest -L differential` on a default configuration.) The fuzzers run 20 s each (their long runs
-# are in docs/fuzzing.md).
+# CI's differential profile: the default's 412 programs (seeds 1-300 at depth 2, all of Python's
+# depth-3, bucket and round outputs) in three shards, one per commit, chosen by its hash (run.py
+# --rotate 3: each commit runs about 137, compared across the three compilers, each required, and
+# with Python; the log's first line names the shard). All of them: `ctest -L differential` on a
+# default configuration, or run.py --shard K/3 for K = 0, 1, 2. The fuzzers run 20 s each (their
+# long runs are in docs/fuzzing.md).
 suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers remote" \
-  "${release[@]}" "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_COUNT=60 -DCTFF_DIFFERENTIAL_PYTHON_EVERY=2 \
+  "${release[@]}" "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_ROTATE=3 \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
   "unit example compile_fail docs fuzz tool run remote" "${release[@]}" "$cache" \

@@ -28,6 +28,10 @@ differential test checks are ctff's bytes too), and a record the generator no lo
 
     run.py --exec-only --python-outputs tests/differential/python/depth2.jsonl \
            --ctff-run build/gcc/tools/ctff_run/ctff-run --clients 0,1,3,5 --work /tmp/exec
+
+--shard K/N takes the programs K, K+N, ... of the whole run in seed order; --rotate N takes shard
+K/N with K the source tree's commit hash modulo N (CI: tools/test.sh, --rotate 3 of the default
+412 programs), so that a sequence of commits covers them all. The log's first line names the shard.
 """
 
 from __future__ import annotations
@@ -224,6 +228,7 @@ def classify(msg):
 class Driver:
     def __init__(self, args):
         self.args = args
+        self.shard = getattr(args, "shard_spec", (0, 1, ""))
         self.work = Path(args.work).resolve()
         self.work.mkdir(parents=True, exist_ok=True)
         self.cache = Path(args.cache).resolve() if args.cache else self.work / "cache"
@@ -430,6 +435,20 @@ class Driver:
                 self.python_file[seed] = (f, head)
                 if opts.get("bucket"):
                     self.bucket.add(seed)
+        self.take_shard()
+
+    def take_shard(self):
+        """--shard k/n or --rotate n: of the programs in seed order, every n-th from the k-th."""
+        k, n, by = self.shard
+        if n <= 1:
+            return
+        keep = set(sorted(self.opts)[k::n])
+        self.opts = {s: o for s, o in self.opts.items() if s in keep}
+        self.python = {s: r for s, r in self.python.items() if s in keep}
+        self.python_file = {s: f for s, f in self.python_file.items() if s in keep}
+        self.bucket = {s for s in self.bucket if s in keep}
+        log(f"differential: shard {k}/{n} ({by}): {len(keep)} programs; all of them: "
+            f"`--shard i/{n}` for i in 0..{n - 1}, or no --shard/--rotate")
 
     def generate(self):
         t0 = time.time()
@@ -812,6 +831,28 @@ class Driver:
             f"(compiling {compile_time:.0f} s; cpu: {tm})")
 
 
+def shard_of(args, ap):
+    """(k, n, chosen by) of --shard / --rotate; (0, 1, "") for the whole run."""
+    if args.shard and args.rotate:
+        ap.error("--shard and --rotate exclude each other")
+    if args.shard:
+        try:
+            k, n = (int(x) for x in args.shard.split("/"))
+        except ValueError:
+            ap.error(f"--shard {args.shard}: expected K/N")
+        if not 0 <= k < n:
+            ap.error(f"--shard {args.shard}: K must be in 0..N-1")
+        return k, n, "--shard"
+    if args.rotate > 1:
+        r = subprocess.run(["git", "-C", str(HERE), "rev-parse", "HEAD"], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            head = r.stdout.strip()
+            return int(head[:7], 16) % args.rotate, args.rotate, f"commit {head[:12]}"
+        day = int(time.time()) // 86400
+        return day % args.rotate, args.rotate, f"day {time.strftime('%Y-%m-%d', time.gmtime())}"
+    return 0, 1, ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--compiler", action="append", help="a C++ compiler (repeat; required but with --exec-only)")
@@ -850,7 +891,14 @@ def main():
     ap.add_argument("--python-every", type=int, default=1,
                     help="of the --python-outputs files' programs, take every K-th (the first of each "
                     "K) but all of the known-divergence bucket's (a shorter run)")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="only the programs K, K+N, K+2N, ... in seed order (of all the run would take)")
+    ap.add_argument("--rotate", type=int, metavar="N", default=0,
+                    help="--shard K/N with K chosen by the source tree's commit (its hash modulo N; the "
+                    "day where it is not a git checkout), as compile_fail's mutation run chooses: a "
+                    "sequence of commits covers every program")
     args = ap.parse_args()
+    args.shard_spec = shard_of(args, ap)
     if args.exec_only:
         bad = [f for f in ("compiler", "ctff_include", "proto_include", "proto_lib") if getattr(args, f)]
         if bad:
