@@ -19,7 +19,13 @@ several words may be combined:
                                exactly as printed (its own #includes only, no prelude: a reader
                                copies it whole), built as an executable that the tests run; it
                                must be followed by its output block (below)
+  <!-- snippet: plugin -->     a whole ctff-run plugin (CTFF_PLUGIN, no main()): its own translation
+                               unit, compiled exactly as printed, as a program is, and linked as a
+                               shared library (MODULE) as examples/plugin builds one; not run
   <!-- snippet: skip (why) --> not compiled; say why (a sketch using names the reader supplies)
+
+A block with `int main(` must be a program and one with `CTFF_PLUGIN(` a plugin (or skipped): a
+whole program or plugin compiled with the prelude could hide an #include its reader needs.
 
 The one rule for programs: every `program` block is followed, before the next ```cpp block, by
 exactly one fenced block (any language, conventionally ```text) marked on the line just before its
@@ -42,9 +48,9 @@ The other blocks' `#include` lines are moved to the top of doc_snippets.cpp, whi
 A program's unit is the block itself after a `#line` directive (errors point at the Markdown
 line): it compiles only if it includes what it uses.
 
-Writes OUT_DIR/snippets.cmake: CTFF_DOC_UNITS (compiled only) and CTFF_DOC_PROGRAMS (compiled,
+Writes OUT_DIR/snippets.cmake: CTFF_DOC_UNITS (compiled only), CTFF_DOC_PROGRAMS (compiled,
 linked and run; doc_<file>_program_<n>.cpp, with its expected output beside it in
-doc_<file>_program_<n>.out). Files are rewritten only when their content changes.
+doc_<file>_program_<n>.out) and CTFF_DOC_PLUGINS (doc_<file>_plugin_<n>.cpp, built as modules). Files are rewritten only when their content changes.
 """
 import difflib
 import pathlib
@@ -92,7 +98,7 @@ def blocks(path):
         i += 1
 
 
-KNOWN = {"continue", "body", "global", "program", "skip"}
+KNOWN = {"continue", "body", "global", "program", "plugin", "skip"}
 OUTPUT = {"output"}  # the only mark a block other than ```cpp takes
 
 
@@ -131,7 +137,7 @@ def main(argv):
         return 2
     out = pathlib.Path(argv[1])
     out.mkdir(parents=True, exist_ok=True)
-    units, programs = [], []
+    units, programs, plugins = [], [], []
     errors = []
     includes, body = [], []
     for md in argv[2:]:
@@ -166,7 +172,18 @@ def main(argv):
                 continue
             if "skip" in modes:
                 continue
+            text = "\n".join(code)
+            for marker, mode in (("int main(", "program"), ("CTFF_PLUGIN(", "plugin")):
+                if marker in text and mode not in modes:
+                    errors.append(f"{where}: a block with `{marker}` is a whole {mode}: mark it "
+                                  f"`<!-- snippet: {mode} -->` (compiled as printed) or skip it")
             n += 1
+            if "plugin" in modes:
+                name = f"doc_{stem}_plugin_{n}.cpp"
+                text = (PROGRAM_HEADER.format(source=md) + f'#line {line_no + 1} "{md}"\n' + text + "\n")
+                write_if_changed(out / name, text)
+                plugins.append(name)
+                continue
             if "program" in modes:
                 name = f"doc_{stem}_program_{n}.cpp"
                 # As printed: a reader copies the block whole, so it gets no prelude.
@@ -212,7 +229,8 @@ def main(argv):
         print(e, file=sys.stderr)
     cmake = "".join(
         f'set({var} {" ".join(str(out / f) for f in files)})\n'
-        for var, files in (("CTFF_DOC_UNITS", units), ("CTFF_DOC_PROGRAMS", programs)))
+        for var, files in (("CTFF_DOC_UNITS", units), ("CTFF_DOC_PROGRAMS", programs),
+                           ("CTFF_DOC_PLUGINS", plugins)))
     write_if_changed(out / "snippets.cmake", cmake)
     return 1 if errors else 0
 

@@ -86,7 +86,8 @@ constexpr const char* usage =
     "                   fails or does not answer in time is an execution error naming it\n"
     "  --aggregate-on-workers  with --workers: keeps the clients' results on the workers and\n"
     "                   aggregates them there, merging the workers' partial results in worker\n"
-    "                   order (far fewer bytes; float sums regrouped, docs/distributed.md)\n"
+    "                   order (far fewer bytes; float sums regrouped, docs/distributed.md);\n"
+    "                   also spelled --aggregate_on_workers, as ctff-worker and TFF spell it\n"
     "  --list-bindings  prints the key, kind and type of each opaque computation of COMP, and the\n"
     "                   plugin that binds it, instead of running it\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
@@ -239,7 +240,7 @@ int run(int argc, char** argv) {
       progress = true;
       continue;
     }
-    if (a == "--aggregate-on-workers") {
+    if (a == "--aggregate-on-workers" || a == "--aggregate_on_workers") {  // ctff-worker's (TFF's) spelling too
       aggregate_on_workers = true;
       continue;
     }

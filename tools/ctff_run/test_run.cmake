@@ -304,6 +304,9 @@ check(2 [=[ctff-run: --deadline is the deadline of requests to workers: it needs
   ARGS ${G}/sum_clients.binpb --deadline 5 ${WORK}/three.json)
 check(2 [=[ctff-run: --aggregate-on-workers aggregates on the workers: it needs --workers]=]
   ARGS ${G}/sum_clients.binpb --aggregate-on-workers ${WORK}/three.json)
+# ctff-worker's (TFF's) spelling is the same flag.
+check(2 [=[ctff-run: --aggregate-on-workers aggregates on the workers: it needs --workers]=]
+  ARGS ${G}/sum_clients.binpb --aggregate_on_workers ${WORK}/three.json)
 check(2 [=[ctff-run: one COMP and one ARG only]=] ARGS ${G}/sum_clients.binpb ${WORK}/three.json ${WORK}/three.json)
 check(2 [=[ctff-run: COMP and ARG cannot both be standard input]=] ARGS - -)
 

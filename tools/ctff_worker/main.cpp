@@ -38,7 +38,8 @@ constexpr const char* usage =
     "  --workers=HOST:PORT[,HOST:PORT...]  runs per-client work on these workers (a controller that\n"
     "                    TFF's clients and ctff's drive like any worker)\n"
     "  --aggregate_on_workers  with --workers: within each call, keeps the clients' results on\n"
-    "                    those workers and aggregates them there (docs/distributed.md)\n"
+    "                    those workers and aggregates them there (docs/distributed.md);\n"
+    "                    also spelled --aggregate-on-workers, as ctff-run spells it\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
     "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
         std::cout << usage;
         return 0;
       }
-      if (a == "--aggregate_on_workers") {
+      if (a == "--aggregate_on_workers" || a == "--aggregate-on-workers") {  // ctff-run's spelling too
         remote.aggregate_on_workers = true;
         continue;
       }
