@@ -103,6 +103,8 @@ suite() {
     return
   fi
   costs "$dir"
+  # The rotating suites' shards (run.py --rotate, mutate.sh --rotate): which part ran this time.
+  grep -ohE '(differential|mutate\.sh): shard [^&<]*' "$junit" | sed 's/^/  /' || true
   # shellcheck disable=SC2086  # labels is a word list
   if ! phase "$name labels" python3 tools/check_labels.py "$dir" "$junit" $labels; then
     results+=("$name: a label ran no test: FAILED")
