@@ -46,7 +46,7 @@ def test_times(tree: pathlib.Path):
 
 def table(title, items, top):
     total = sum(items.values())
-    lines = [f"{title}: {len(items)}, {total:.0f} s in all (the build's at -j2: the sum of the steps)"]
+    lines = [f"{title}: {len(items)}, {total:.0f} s summed (two ran at a time: -j2)"]
     for name, secs in sorted(items.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"  {secs:8.1f} s  {100 * secs / total if total else 0:5.1f} %  {name}")
     return lines

@@ -3,9 +3,9 @@
 # (libstdc++ 12), and with clang++-22 -stdlib=libc++ (the protobuf-free parts). Work that does not
 # depend on the compiler is done once:
 #   1. gcc:     g++-12, everything but the benchmarks (built by 2), all ctest tests. The differential test
-#               (tests/differential) compiles a third of its 412 programs (300 of depth 2, 50 of
-#               depth 3, the 48 of the known-divergence bucket, 32 rounds; the shard chosen by the
-#               commit: run.py --rotate 3) with g++-12, clang++-16 and clang++-22, compares all
+#               (tests/differential) compiles half of its 512 programs (300 of depth 2, 100 of
+#               depth 3, the 48 of the known-divergence bucket, 64 rounds; the shard chosen by the
+#               commit: run.py --rotate 2) with g++-12, clang++-16 and clang++-22, compares all
 #               three and Python's committed outputs; its object cache is ../.ctff-cache/ctff-differential.
 #   2. clang:   clang++-16: everything (the benchmarks too: built, not run) but the header checks (a
 #               header's own includes depend on the standard library, not the compiler: 1 checks
@@ -28,8 +28,8 @@
 # Trees 1, 2 and 4 are Release at -O0, not CMake's -O3: what CI checks (results, diagnostics,
 # constant evaluation) does not depend on the level, and the optimizer is most of a test's build
 # (run_intrinsics_test.cpp: clang++-16 67 s at -O1, 23 s at -O0; g++-12 42 s at -O1, 26 s at -O0;
-# CI's limit is 5,400 s). Left to users' builds: the warnings g++ gives only when optimizing
-# (-Wmaybe-uninitialized and kin).
+# CI's limit is 5,400 s). The warnings g++ gives only when optimizing (-Wmaybe-uninitialized and
+# kin) come from tree 1's tools, built at -O2 (CTFF_OPTIMIZED_WARNINGS).
 #
 #   --no-asan          skip steps 5 and 6, and build 3 without the sanitizers
 #   --build-root DIR   build trees under DIR instead of build/
@@ -140,18 +140,20 @@ release=(Release "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG")
 [[ $asan -eq 1 ]] || sanitize=("${release[@]}")
 cache=-DCTFF_DIFFERENTIAL_CACHE="${CTFF_DIFFERENTIAL_CACHE:-$cache_home/ctff-differential}"
 
-# CI's differential profile: the default's 412 programs (seeds 1-300 at depth 2, all of Python's
-# depth-3, bucket and round outputs) in three shards, one per commit, chosen by its hash (run.py
-# --rotate 3: each commit runs about 137, compared across the three compilers, each required, and
-# with Python; the log's first line names the shard). All of them: `ctest -L differential` on a
-# default configuration, or run.py --shard K/3 for K = 0, 1, 2. The fuzzers run 20 s each (their
-# long runs are in docs/fuzzing.md).
+# CI's differential profile: the default's 512 programs (seeds 1-300 at depth 2, all of Python's
+# depth-3, bucket and round outputs) in two shards, one per commit, chosen by its hash (run.py
+# --rotate 2: each commit runs 256, as many as the former fixed profile's 260, compared across the
+# three compilers, each required, and with Python; the shard is printed after the tree's tests).
+# All of them: `ctest -L differential` on a default configuration, or run.py --shard K/2 for
+# K = 0, 1. The fuzzers run 30 s each (their long runs are in docs/fuzzing.md). g++-12's tree
+# builds the tools at -O2 for g++'s optimizing warnings (CTFF_OPTIMIZED_WARNINGS).
 suite gcc g++-12 "$root/gcc" "" "" "unit example compile_fail consumer differential docs tool run layers remote" \
-  "${release[@]}" "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_ROTATE=3 \
+  "${release[@]}" "$cache" -DCTFF_BUILD_BENCHMARKS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCTFF_DIFFERENTIAL_ROTATE=2 \
+  -DCTFF_OPTIMIZED_WARNINGS=ON \
   "-DCTFF_DIFFERENTIAL_COMPILERS=g++-12;clang++-16;clang++-22"
 suite clang clang++-16 "$root/clang" "" "-LE differential|consumer -E ^docs\.diagnostics$" \
   "unit example compile_fail docs fuzz tool run remote" "${release[@]}" "$cache" \
-  -DCTFF_FUZZ_SECONDS=20 -DCTFF_HEADER_CHECKS=OFF
+  -DCTFF_FUZZ_SECONDS=30 -DCTFF_HEADER_CHECKS=OFF
 suite clang22 clang++-22 "$root/clang22" ctff_runnable "-L unit|example|compile_fail" \
   "unit example compile_fail" "${sanitize[@]}" -DCTFF_BUILD_BENCHMARKS=OFF
 suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L unit|example" \

@@ -30,8 +30,8 @@ differential test checks are ctff's bytes too), and a record the generator no lo
            --ctff-run build/gcc/tools/ctff_run/ctff-run --clients 0,1,3,5 --work /tmp/exec
 
 --shard K/N takes the programs K, K+N, ... of the whole run in seed order; --rotate N takes shard
-K/N with K the source tree's commit hash modulo N (CI: tools/test.sh, --rotate 3 of the default
-412 programs), so that a sequence of commits covers them all. The log's first line names the shard.
+K/N with K the source tree's commit hash modulo N (CI: tools/test.sh, --rotate 2 of the default
+512 programs), so that a sequence of commits covers them all. The log's first line names the shard.
 """
 
 from __future__ import annotations
