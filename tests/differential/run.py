@@ -8,8 +8,9 @@ compiler) plus the printed forms; every byte string must parse with protobuf.
            --proto-lib build/gcc/proto/libctff_proto.a --work build/gcc/differential \\
            --cache build/differential-cache
 
-Objects are cached by content (program source, ctff headers, compiler and flags) in --cache, so a
-second build tree that runs the same test with the same compilers only links and runs. Exit status:
+Objects are cached by content (program source, the ctff headers it reaches, compiler and flags) in
+--cache, so a second build tree that runs the same test with the same compilers only links and
+runs. Exit status:
 0 when every program agrees everywhere, 1 otherwise (the failing programs are listed with their
 seed; their standalone sources are written to WORK/failures/).
 
@@ -81,12 +82,26 @@ def sha(*parts) -> str:
     return h.hexdigest()[:24]
 
 
-def tree_hash(root: Path) -> str:
+CTFF_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](ctff/[^>"]+)[>"]', re.M)
+
+
+def headers_hash(include: Path, sources) -> str:
+    """A hash of the ctff headers the sources reach (their #include closure in include/, every
+    #include counted, conditional or not): a header no program reaches (ctff/run/json.hpp, say)
+    changes no object, so a one-header change recompiles only the programs it can change."""
+    seen, todo = set(), []
+    for src in sources:
+        todo += CTFF_INCLUDE.findall(Path(src).read_text())
+    while todo:
+        rel = todo.pop()
+        if rel in seen or not (include / rel).is_file():
+            continue
+        seen.add(rel)
+        todo += CTFF_INCLUDE.findall((include / rel).read_text())
     h = hashlib.sha256()
-    for f in sorted(root.rglob("*")):
-        if f.is_file():
-            h.update(str(f.relative_to(root)).encode())
-            h.update(f.read_bytes())
+    for rel in sorted(seen):
+        h.update(rel.encode())
+        h.update((include / rel).read_bytes())
     return h.hexdigest()[:24]
 
 
@@ -236,7 +251,7 @@ class Driver:
         self.compilers = [Compiler(c, args.flag or []) for c in args.compiler or []]
         if not args.exec_only:
             self.include = Path(args.ctff_include).resolve()
-            self.headers_hash = tree_hash(self.include / "ctff")
+            self.headers_hash = headers_hash(self.include, [HERE / "harness.hpp", HERE / "harness_main.cpp"])
         else:
             self.headers_hash = ""
         self.harness_hash = sha((HERE / "harness.hpp").read_bytes())  # harness_main.cpp: its own text

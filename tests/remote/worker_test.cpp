@@ -223,6 +223,14 @@ TEST_CASE("failures carry the status codes TFF's clients read", "[remote][worker
   CHECK(f.create(ex, "array { dtype: DT_INT32 shape { } int32_list { value: 1 } }", &r).ok());
 }
 
+TEST_CASE("a port another worker listens on is refused, not shared", "[remote][worker]") {
+  fixture first;
+  CHECK_THROWS_WITH(ctff::serve({}, {.port = first.w->port()}),
+                    "ctff worker: cannot listen on 127.0.0.1:" + std::to_string(first.w->port()));
+  // The first one still answers.
+  CHECK(!first.executor(1).empty());
+}
+
 TEST_CASE("a request over the message limit is RESOURCE_EXHAUSTED, and the worker goes on", "[remote][worker]") {
   fixture f({}, {.max_message_bytes = 1 << 16});
   const std::string ex = f.executor(1);

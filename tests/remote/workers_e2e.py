@@ -21,7 +21,8 @@ faults: tools/ctff_run/testdata/map_tensorflow.textproto (federated_map of comp#
   its call, a worker that does not answer within --deadline, a process that accepts TCP
   connections and never speaks HTTP/2, a gRPC server that never answers, a worker down at the
   start, all workers down. Each must end within its bound (never a hang), with the right result
-  or exit status 1 and a message naming the worker.
+  or exit status 1 and a message naming the worker. And a second ctff-worker on the port of a
+  running one exits 2 (it cannot listen), rather than sharing the port.
 
 Exit status 0 when every check passes; the failures are listed otherwise.
 """
@@ -299,6 +300,15 @@ def faults(a):
             fail(f"{name}: took {dt:.1f} s, more than {within} s")
 
     env = {"CTFF_SLEEPING_MARK": str(mark)}
+    with Workers(a.worker, 1) as ws:
+        # A second ctff-worker on the port the first listens on exits 2 (gRPC's SO_REUSEPORT
+        # would have let it start and take some of the first one's calls).
+        port = ws.addresses[0].rsplit(":", 1)[1]
+        r = run([a.worker, f"--port={port}"], 10)
+        log(f"faults: a second worker on port {port}: exit {r[0]}, {r[3]:.1f} s; stderr {r[2].strip()!r}")
+        if r[0] != 2 or "cannot listen on" not in r[2]:
+            fail(f"a second worker on port {port}: exit {r[0]}, expected 2 (cannot listen)\n"
+                 f"stdout: {r[1]}\nstderr: {r[2]}")
     with Workers(a.worker, 3, binds=[sleeping], env=env) as ws:
         addrs = ws.addresses
         # The work runs on the workers: their binding (x -> x), not the controller's (x -> 2x).

@@ -294,6 +294,9 @@ class worker {
       creds = grpc::SslServerCredentials(ssl);
     }
     const std::string host = where.host.find(':') != std::string::npos ? "[" + where.host + "]" : where.host;
+    // gRPC sets SO_REUSEPORT on Linux by default: a second worker on a port in use would start
+    // and share it, taking some of the first one's calls. A port in use is refused instead.
+    b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     b.AddListeningPort(host + ":" + std::to_string(where.port), creds, &port_);
     const int max = static_cast<int>(std::min<std::size_t>(where.max_message_bytes, 0x7fffffff));
     b.SetMaxReceiveMessageSize(max);
