@@ -32,16 +32,19 @@
 # kin) come from tree 1's tools, built at -O2 (CTFF_OPTIMIZED_WARNINGS).
 #
 #   --no-asan          skip steps 5 and 6, and build 3 without the sanitizers
+#   --only NAME,...    only these steps (gcc, clang, clang22, libcxx, gcc-sanitize-syntax, tsan)
 #   --build-root DIR   build trees under DIR instead of build/
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 asan=1
 root=build
+only=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --no-asan) asan=0 ;;
     --build-root) root=$2; shift ;;
+    --only) only=",$2,"; shift ;;
     *) echo "test.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -66,6 +69,11 @@ phase() {
   return $rc
 }
 
+# wanted NAME: whether --only (if given) names this step.
+wanted() {
+  [[ -z $only || $only == *",$1,"* ]]
+}
+
 # costs DIR: the tree's 20 costliest build steps and tests (tools/ci_costs.py), printed and kept
 # in $root/ci-costs.md.
 costs() {
@@ -77,6 +85,7 @@ costs() {
 suite() {
   local name=$1 cxx=$2 dir=$3 targets=$4 test_args=$5 labels=$6 build_type=$7
   shift 7
+  wanted "$name" || return 0
   local t0=$SECONDS
   if ! phase "$name configure" cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
       -DCMAKE_BUILD_TYPE="$build_type" "${launcher[@]}" "$@"; then
@@ -160,7 +169,9 @@ suite libcxx clang++-22 "$root/libcxx" "ctff_runnable ctff_header_checks" "-L un
   "unit example" "${release[@]}" -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCTFF_BUILD_BENCHMARKS=OFF
 
 if [[ $asan -eq 1 ]]; then
-  if [[ -f $root/gcc/compile_commands.json ]] &&
+  if ! wanted gcc-sanitize-syntax; then
+    :
+  elif [[ -f $root/gcc/compile_commands.json ]] &&
       phase "gcc-sanitize-syntax" python3 tools/sanitize_syntax.py "$root/gcc" --jobs 2; then
     results+=("gcc-sanitize-syntax: passed")
   else
