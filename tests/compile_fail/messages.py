@@ -208,7 +208,9 @@ def find_messages(include_dir):
                 continue
             for stamp in stamps.get(path, [{}]) if path.endswith(".def") else [{}]:
                 text = run_text(src, run, macros, stamp)
-                if text.startswith("ctff:"):
+                # The bare prefix ("ctff: " + a run-time text) names no rule: every case shows
+                # the prefix, so corrupting one such literal could never be caught.
+                if text.startswith("ctff:") and text[len("ctff:"):].strip():
                     found.setdefault(text, []).append((path, run))
     return found
 
