@@ -28,8 +28,9 @@ def leading_block(path: pathlib.Path):
         s = line.strip()
         if s.startswith("#"):
             m = INCLUDE.match(line)
-            if m and m.group(1).startswith('"') and (path.parent / m.group(1)[1:-1]).exists():
-                line = f'#include "{path.parent / m.group(1)[1:-1]}"'  # a helper beside it
+            helper = path.parent / m.group(1)[1:-1] if m and m.group(1).startswith('"') else None
+            if helper and helper.exists():  # a helper beside the source: found from the unit too
+                line = f'#include "{helper}"'
             out.append(line)
         elif s and not s.startswith("//"):
             break

@@ -21,15 +21,22 @@ def build_steps(tree: pathlib.Path):
     log = tree / ".ninja_log"
     if not log.exists():
         return None
-    steps = {}
+    runs = {}  # output -> ((start, end, command hash), seconds): a step's last run
     for line in log.read_text().splitlines():
         if line.startswith("#"):
             continue
         parts = line.split("\t")
-        if len(parts) < 4:
+        if len(parts) < 5:
             continue
-        start, end, output = int(parts[0]), int(parts[1]), parts[3]
-        steps[output] = (end - start) / 1000.0
+        start, end, output, command = int(parts[0]), int(parts[1]), parts[3], parts[4]
+        runs[output] = ((start, end, command), (end - start) / 1000.0)
+    # A step with several outputs is logged once per output (same times, same command): counted
+    # once, under its first output.
+    steps, seen = {}, set()
+    for output, (key, seconds) in runs.items():
+        if key not in seen:
+            seen.add(key)
+            steps[output] = seconds
     return steps
 
 
