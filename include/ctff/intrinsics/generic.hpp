@@ -1,10 +1,13 @@
 // a + b, a * b, a / b on unplaced values: generic_plus / generic_multiply / generic_divide over
 // an unnamed <a,b> struct, bound like any intrinsic call. Both sides must have equivalent types,
-// tensors or structs of tensors. a - b, a % b, -a: a diagnostic (no intrinsic does them).
+// tensors or structs of tensors (a scalar is not broadcast: `x * 0.5f` on a float32[4] x is a
+// diagnostic that says to write the constant as a std::array). a - b, a % b, -a: a diagnostic
+// (no intrinsic does them).
 // generic_zero<T>(): the inline intrinsic `generic_zero` of type T.
 #pragma once
 
 #include <source_location>
+#include <type_traits>
 
 #include "ctff/core/rule_sentences.hpp"
 #include "ctff/intrinsics/common.hpp"
@@ -18,6 +21,10 @@ concept generic_operands = traceable<A> && traceable<B> && (traced<A> || traced<
 
 namespace detail {
 
+// A tensor of rank 0 (float32, not float32[4] nor one of unknown rank).
+template <class T> inline constexpr bool is_rank0_tensor_v = false;
+template <dtype D> inline constexpr bool is_rank0_tensor_v<tensor<D>> = true;
+
 template <class G, class A, class B>
 constexpr auto generic_binary(const std::source_location& where, A&& a, B&& b) {
   using T = value_type_t<A>;
@@ -26,6 +33,16 @@ constexpr auto generic_binary(const std::source_location& where, A&& a, B&& b) {
     CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
                   "ctff: generic operator: " CTFF_RULE_TENSOR_OPERANDS);
     return poisoned<tensor<dtype::int32>>();
+  } else if constexpr (!is_equivalent_v<T, U> && is_rank0_tensor_v<T> != is_rank0_tensor_v<U>) {
+    // `x * 0.5f` on a float32[4] x: generic_multiply is (<T,T> -> T), and Python never broadcast
+    // (Value.__mul__ required equivalent types until TFF 0.67 removed it): no bytes to match, so
+    // say what to write.
+    CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
+                  "ctff: generic operator: federated_language does not broadcast a scalar (the "
+                  "operands must have one type, <T,T>): write the constant with the other's type "
+                  "(float32[4]: std::array<float, 4>{0.5f, 0.5f, 0.5f, 0.5f}; a struct: "
+                  "ctff::make_struct of such constants), or compute in a TensorFlow computation");
+    return poisoned<std::conditional_t<is_rank0_tensor_v<T>, U, T>>();
   } else if constexpr (!is_equivalent_v<T, U>) {
     CTFF_DIAGNOSE(report<labeled<"left", T>, labeled<"right", U>>::shown,
                   "ctff: generic operator: both operands must have the same type");
