@@ -4,6 +4,7 @@
 // ctff/proto.hpp with the protobuf message overload.
 #pragma once
 
+#include "ctff/read/block_paths.hpp"
 #include "ctff/read/checker.hpp"
 #include "ctff/read/error.hpp"
 #include "ctff/read/print.hpp"

@@ -7,5 +7,7 @@
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/signature.hpp"
+#include "ctff/run/tap.hpp"
+#include "ctff/run/tap_summary.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/run/value_print.hpp"

@@ -26,6 +26,7 @@ from ctff_remote._protos import load as load_protos
 from ctff_remote._protos import set_proto_path
 from ctff_remote.context import ExecutionContext
 from ctff_remote.context import RemoteError
+from ctff_remote.context import TapEvent
 from ctff_remote.context import execution_context
 from ctff_remote.context import start_controller
 from ctff_remote.values import ConversionError
@@ -36,5 +37,5 @@ from ctff_remote.values import to_value
 __all__ = [
     "ConversionError", "ExecutionContext", "PROTO_PATH_ENV", "ProtoNotFoundError", "RemoteError",
     "execution_context", "from_value", "infer_clients", "load_protos", "set_proto_path",
-    "start_controller", "to_value",
+    "start_controller", "TapEvent", "to_value",
 ]

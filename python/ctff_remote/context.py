@@ -12,6 +12,7 @@ three values. close() (or the context's garbage collection, or `with`) sends Dis
 for each executor, closes the channel and stops the controller.
 """
 
+import collections
 import os
 import re
 import selectors
@@ -35,6 +36,38 @@ except Exception:  # ImportError, or a federated_language that does not import h
 
 _METHODS = ("GetExecutor", "CreateValue", "CreateCall", "CreateStruct", "CreateSelection", "Compute",
             "Dispose", "DisposeExecutor")
+
+
+TapEvent = collections.namedtuple("TapEvent", ["path", "placement", "client", "worker", "value"])
+TapEvent.__doc__ = """One value a tap saw: `path` (the building block's, as `ctff-inspect --paths` lists
+it), `placement` ("clients", "server", or None: unplaced), `client` (the client's index; None: at
+the server, unplaced, or shared by all clients), `worker` (HOST:PORT of the worker that computed
+it), `value` (as ctff_remote.from_value gives it; a function as its printed form)."""
+
+_TAP_REQUEST = "ctff-tap"
+_TAP_EVENTS = "ctff-tap-bin"
+
+
+def _text(x):
+  if hasattr(x, "item"):
+    x = x.item()
+  return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def _tap_events(trailing, address, pb):
+  """TapEvents from a CreateCall's trailing metadata (see remote/shipped_taps.hpp)."""
+  out = []
+  for key, raw in trailing:
+    if key != _TAP_EVENTS:
+      continue
+    v = pb.executor_pb2.Value.FromString(raw)
+    e = _values.from_value(v, where="tap")
+    items = list(e.values()) if hasattr(e, "values") else list(e)
+    path, placement, client, worker, value = items
+    placement, worker = _text(placement), _text(worker)
+    client = int(client.item() if hasattr(client, "item") else client)
+    out.append(TapEvent(_text(path), placement or None, None if client < 0 else client, worker or address, value))
+  return out
 
 
 class RemoteError(RuntimeError):
@@ -72,9 +105,14 @@ class _Connection:
     self.executors = {}  # clients -> executor id
     self.lock = threading.Lock()
 
-  def call(self, method, request):
+  def call(self, method, request, metadata=None, trailing=None):
+    """The response; with `trailing` (a list), the trailing metadata appended to it."""
     try:
-      return self.stubs[method](request, timeout=self.timeout)
+      if trailing is None:
+        return self.stubs[method](request, timeout=self.timeout, metadata=metadata)
+      response, call = self.stubs[method].with_call(request, timeout=self.timeout, metadata=metadata)
+      trailing.extend(call.trailing_metadata() or ())
+      return response
     except self._grpc.RpcError as e:
       raise RemoteError(method, e.code(), e.details(), self.address) from None
 
@@ -196,7 +234,8 @@ class ExecutionContext(_SyncContext):
   """
 
   def __init__(self, addresses, *, controller_binary=None, controller_args=(), proto_path=None,
-               default_num_clients=0, timeout=None, start_timeout=30.0, grpc_options=None):
+               default_num_clients=0, timeout=None, start_timeout=30.0, grpc_options=None, taps=(),
+               on_value=None):
     if isinstance(addresses, str):
       addresses = [addresses]
     addresses = [a.strip() for a in addresses]
@@ -207,6 +246,10 @@ class ExecutionContext(_SyncContext):
     _protos.load()
     self.addresses = list(addresses)
     self.default_num_clients = int(default_num_clients)
+    # Taps: the building blocks at these paths (or Block locals of these names) of each computation
+    # invoked give every value they take to on_value(TapEvent), after the call, on this thread.
+    self.taps = list(taps)
+    self.on_value = on_value
     self._proc = None
     self._conn = None
     if len(addresses) == 1:
@@ -214,7 +257,8 @@ class ExecutionContext(_SyncContext):
     else:
       self._proc, target = start_controller(addresses, controller_binary, controller_args, start_timeout)
     options = grpc_options if grpc_options is not None else [
-        ("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
+        ("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1),
+        ("grpc.max_metadata_size", 80 << 20)]  # (taps' values come back as metadata)
     try:
       self._conn = _Connection(target, timeout, options)
     except BaseException:
@@ -284,17 +328,24 @@ class ExecutionContext(_SyncContext):
     executor = ex.ExecutorId(id=self._conn.executor(clients))
     call = self._conn.call
     held = []
+    tapping = bool(self.taps) and self.on_value is not None
+    tap_md = [(_TAP_REQUEST, p) for p in self.taps] if tapping else None
+    trailing = [] if tapping else None
     try:
-      fn = call("CreateValue", ex.CreateValueRequest(executor=executor, value=comp_value)).value_ref
+      fn = call("CreateValue", ex.CreateValueRequest(executor=executor, value=comp_value), metadata=tap_md).value_ref
       held.append(fn)
       rq = ex.CreateCallRequest(executor=executor, function_ref=fn)
       if arg_value is not None:
         a = call("CreateValue", ex.CreateValueRequest(executor=executor, value=arg_value)).value_ref
         held.append(a)
         rq.argument_ref.CopyFrom(a)
-      r = call("CreateCall", rq).value_ref
+      r = call("CreateCall", rq, trailing=trailing).value_ref
       held.append(r)
-      return call("Compute", ex.ComputeRequest(executor=executor, value_ref=r)).value
+      result = call("Compute", ex.ComputeRequest(executor=executor, value_ref=r)).value
+      if tapping:
+        for e in _tap_events(trailing, self._conn.address, self._conn.pb):
+          self.on_value(e)
+      return result
     finally:
       if held:
         try:
@@ -336,7 +387,9 @@ def execution_context(addresses, **kwargs):
   `ctff-worker` on PATH), controller_args= (extra flags for it, e.g. ["--threads=4"]),
   proto_path= (the directory of the generated *_pb2 modules), default_num_clients= (N when the
   argument has no CLIENTS list; default 0), timeout= (seconds per request; default none),
-  start_timeout= (seconds for the controller to start), grpc_options= (channel options).
+  start_timeout= (seconds for the controller to start), grpc_options= (channel options), taps=
+  (paths of building blocks, or names of Block locals, to tap) and on_value= (called with each
+  TapEvent they saw, after each call).
 
   >>> ctx = ctff_remote.execution_context(["127.0.0.1:8000"])
   >>> federated_language.framework.set_default_context(ctx)

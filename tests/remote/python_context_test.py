@@ -338,6 +338,50 @@ class DtypeTest(Base):
     self.assertScalar(got["ae"], 9, np.int32)
 
 
+class TapTest(Base):
+  """Taps through the context: each client's value inside the mapped function (x + 1 of the
+  broadcast 5: 6 on every client, worked out by hand), with the worker that computed it; the
+  sum at the server; on one worker and on three through the controller."""
+
+  PLUS_ONE = ("lambda.result.block.local[1](fc_simple_symbol_1).call.argument.struct[0].lambda.result."
+              "block.local[0](fc_add_one_symbol_0)")
+  SUM = "lambda.result.block.local[2](fc_simple_symbol_2)"
+
+  def tapped(self, ctx, clients):
+    seen = []
+    ctx.taps = ["fc_add_one_symbol_0", self.SUM]
+    ctx.on_value = seen.append
+    self.assertScalar(ctx.invoke(golden("simple_broadcast_map_sum"), 5), 6 * clients, np.int32)
+    per_client = sorted((e.client, int(e.value), e.worker) for e in seen if e.path == self.PLUS_ONE)
+    self.assertEqual([(c, v) for c, v, _ in per_client], [(i, 6) for i in range(clients)])
+    self.assertTrue(all(e.placement == "clients" for e in seen if e.path == self.PLUS_ONE))
+    at_server = [e for e in seen if e.path == self.SUM]
+    self.assertEqual(len(at_server), 1)
+    self.assertEqual((at_server[0].placement, at_server[0].client, int(at_server[0].value)), ("server", None, 6 * clients))
+    self.assertEqual(len(seen), clients + 1)
+    return [w for _, _, w in per_client]
+
+  def test_one_worker(self):
+    import ctff_remote  # pylint: disable=import-outside-toplevel
+    with ctff_remote.execution_context(addresses(1)[0], default_num_clients=4) as ctx:
+      self.assertEqual(self.tapped(ctx, 4), addresses(1) * 4)
+
+  def test_three_workers(self):
+    import ctff_remote  # pylint: disable=import-outside-toplevel
+    with ctff_remote.execution_context(addresses(3), controller_binary=ARGS.worker, default_num_clients=7) as ctx:
+      # ceil(7/3) = 3 clients to each worker in order: 3, 3, 1.
+      a = addresses(3)
+      self.assertEqual(self.tapped(ctx, 7), [a[0]] * 3 + [a[1]] * 3 + [a[2]])
+
+  def test_a_path_with_no_building_block(self):
+    import ctff_remote  # pylint: disable=import-outside-toplevel
+    with ctff_remote.execution_context(addresses(1)[0], default_num_clients=2) as ctx:
+      ctx.taps = ["lambda.result.nowhere"]
+      ctx.on_value = lambda e: None
+      with self.assertRaisesRegex(ctff_remote.RemoteError, "tap: `lambda.result.nowhere`"):
+        ctx.invoke(golden("simple_broadcast_map_sum"), 5)
+
+
 class ErrorTest(Base):
 
   def test_failed_run_raises_ctffs_message(self):

@@ -3,13 +3,16 @@
 // workers left out, and a worker that dies or does not answer an execution_error naming it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <google/protobuf/text_format.h>
@@ -246,4 +249,92 @@ TEST_CASE("TLS: a worker with a certificate, a controller that trusts its CA; on
   // Without TLS the worker cannot be reached.
   CHECK_THROWS_AS(ctff::remote_executor({.workers = {address(*w)}, .connect = std::chrono::milliseconds(500)}),
                   ctff::remote_error);
+}
+
+namespace {
+
+// (arg -> (let k=7 in federated_map(<(x -> generic_plus(<x, k>)), arg>))): the mapped lambda reads
+// k from outside, so it is shipped inside a Block binding k (run/function_computation.hpp).
+const std::string plus_k =
+    "type { function { parameter { " + clients_i32 + " } result { " + clients_i32 + " } } } "
+    "lambda { parameter_name: \"arg\" result { type { " + clients_i32 + " } block { "
+    "local { name: \"k\" value { type { " + i32 + " } literal { value { dtype: DT_INT32 shape { } int32_list { value: 7 } } } } } "
+    "result { type { " + clients_i32 + " } call { "
+    "function { type { function { parameter { struct { element { value { function { parameter { " + i32 + " } result { " +
+    i32 + " } } } } element { value { " + clients_i32 + " } } } } result { " + clients_i32 +
+    " } } } intrinsic { uri: \"federated_map\" } } "
+    "argument { type { struct { element { value { function { parameter { " + i32 + " } result { " + i32 +
+    " } } } } element { value { " + clients_i32 + " } } } } struct { "
+    "element { value { type { function { parameter { " + i32 + " } result { " + i32 + " } } } lambda { parameter_name: \"x\" "
+    "result { type { " + i32 + " } call { function { type { function { parameter { struct { element { value { " + i32 +
+    " } } element { value { " + i32 + " } } } } result { " + i32 + " } } } intrinsic { uri: \"generic_plus\" } } "
+    "argument { type { struct { element { value { " + i32 + " } } element { value { " + i32 + " } } } } struct { "
+    "element { value { type { " + i32 + " } reference { name: \"x\" } } } "
+    "element { value { type { " + i32 + " } reference { name: \"k\" } } } } } } } } } } "
+    "element { value { type { " + clients_i32 + " } reference { name: \"arg\" } } } } } } } } } }";
+
+struct tap_seen {
+  std::string path, worker;
+  std::optional<std::size_t> client;
+  std::string value;
+  bool operator==(const tap_seen&) const = default;
+};
+
+}  // namespace
+
+TEST_CASE("taps inside the shipped functions come back from the workers, each client by its index", "[remote][executor]") {
+  auto a = ctff::serve(), b = ctff::serve();
+  const std::vector<std::string> workers{address(*a), address(*b)};
+  const std::string sum_call = "lambda.result.block.local[2](fc_simple_symbol_2)";
+  const std::string plus_one = "lambda.result.block.local[1](fc_simple_symbol_1).call.argument.struct[0].lambda.result."
+                               "block.local[0](fc_add_one_symbol_0)";
+  for (const bool on_workers : {false, true}) {
+    std::vector<tap_seen> seen;
+    ctff::run_options o{.clients = 5};
+    o.taps = {plus_one, sum_call};
+    o.on_value = [&](const ctff::tapped_value& v) {
+      seen.push_back({std::string(v.path), std::string(v.worker), v.client, ctff::to_string(v.value)});
+    };
+    ctff::remote_executor r({.workers = workers, .aggregate_on_workers = on_workers}, o);
+    // broadcast 5, add one on each of 5 clients (6), sum: 30.
+    const ctff::dynamic_value got = r.run(golden("simple_broadcast_map_sum.binpb"),
+                                          ctff::make_federated(ctff::placement_kind::server, true,
+                                                               {ctff::make_scalar<ctff::dtype::int32>(5)}));
+    CHECK(ctff::to_string(got) == "30");
+    std::sort(seen.begin(), seen.end(), [](const tap_seen& x, const tap_seen& y) {
+      return std::tie(x.path, x.client) < std::tie(y.path, y.client);
+    });
+    // ceil(5/2) = 3 clients to the first worker, 2 to the second.
+    CHECK(seen == std::vector<tap_seen>{{plus_one, workers[0], 0, "6"},
+                                        {plus_one, workers[0], 1, "6"},
+                                        {plus_one, workers[0], 2, "6"},
+                                        {plus_one, workers[1], 3, "6"},
+                                        {plus_one, workers[1], 4, "6"},
+                                        {sum_call, "", std::nullopt, "30"}});
+  }
+}
+
+TEST_CASE("a tap inside a function shipped with what it reads from outside", "[remote][executor]") {
+  auto a = ctff::serve(), b = ctff::serve();
+  const std::vector<std::string> workers{address(*a), address(*b)};
+  std::vector<tap_seen> seen;
+  ctff::run_options o{.clients = 3};
+  // The call generic_plus(<x, k>) inside the mapped lambda, and the reference to k in it.
+  const std::string call = "lambda.result.block.result.call.argument.struct[0].lambda.result";
+  o.taps = {call, call + ".call.argument.struct[1]"};
+  o.on_value = [&](const ctff::tapped_value& v) {
+    seen.push_back({std::string(v.path), std::string(v.worker), v.client, ctff::to_string(v.value)});
+  };
+  ctff::remote_executor r({.workers = workers}, o);
+  CHECK(r.run(tree_of_text(plus_k), clients({10, 20, 30})) == clients({17, 27, 37}));
+  std::sort(seen.begin(), seen.end(), [](const tap_seen& x, const tap_seen& y) {
+    return std::tie(x.path, x.client) < std::tie(y.path, y.client);
+  });
+  // ceil(3/2) = 2 clients to the first worker, 1 to the second.
+  CHECK(seen == std::vector<tap_seen>{{call, workers[0], 0, "17"},
+                                      {call, workers[0], 1, "27"},
+                                      {call, workers[1], 2, "37"},
+                                      {call + ".call.argument.struct[1]", workers[0], 0, "7"},
+                                      {call + ".call.argument.struct[1]", workers[0], 1, "7"},
+                                      {call + ".call.argument.struct[1]", workers[1], 2, "7"}});
 }

@@ -17,6 +17,7 @@
 #include "ctff/read.hpp"
 #include "ctff/run.hpp"
 #include "error_of.hpp"
+#include "parse_back.hpp"
 
 namespace {
 
@@ -259,10 +260,14 @@ TEST_CASE("progress: per-client work reports every hundredth of the clients, in 
   static constexpr auto map_twice = computation<"map_twice", at_clients<i32>>([](auto v) { return federated_map(twice, v); });
   for (unsigned threads : {1u, 2u}) {
     std::vector<run_progress> seen;
+    std::vector<std::string> paths;  // (run_progress's views last as long as the call)
     run_options o;
     o.clients = 1000;
     o.threads = threads;
-    o.progress = [&seen](const run_progress& p) { seen.push_back(p); };  // (one call at a time)
+    o.progress = [&](const run_progress& p) {  // (one call at a time)
+      seen.push_back(p);
+      paths.emplace_back(p.path);
+    };
     executor ex(o);
     ex.bind(twice, [](i32 x) { return 2 * x; });
     const std::vector<i32> r = ex.call<std::vector<i32>>(map_twice, distinct(1000));
@@ -271,6 +276,8 @@ TEST_CASE("progress: per-client work reports every hundredth of the clients, in 
     if (threads == 1) CHECK(seen.size() == 100);
     for (std::size_t k = 0; k != seen.size(); ++k) {
       CHECK(seen[k].intrinsic == "federated_map");
+      CHECK(paths[k] == "lambda.result.block.local[0](fc_map_twice_symbol_0)");
+      CHECK((seen[k].call == 1 && seen[k].calls == 1));
       CHECK(seen[k].total == 1000);
       CHECK(seen[k].done % 10 == 0);
       if (k) CHECK(seen[k].done > seen[k - 1].done);
@@ -279,4 +286,31 @@ TEST_CASE("progress: per-client work reports every hundredth of the clients, in 
   }
   // No callback, no reports; a batched map reports nothing (it is one step).
   CHECK(on(10).call<i32>(map_sum, distinct(10)) != 0);
+}
+
+TEST_CASE("progress: each report names its call, and which of the computation's per-client calls", "[run][columns]") {
+  // Two maps of a bound function and one of a batched lambda in one round: the two report, each
+  // naming its own Call building block (the formatted form's locals 0 and 2), call 1 and 2 of 3.
+  static constexpr auto twice = tensorflow_computation<function<i32, i32>>("\x0a\x04\x0a\x02tw", tf_tensor("x:0"), tf_tensor("y:0"));
+  static constexpr auto two_maps = computation<"two_maps", at_clients<i32>>([](auto v) {
+    return federated_sum(federated_map(twice, federated_map(add_one, federated_map(twice, v))));
+  });
+  ctff_test::require_parses(two_maps.bytes());
+  std::vector<std::pair<std::string, std::size_t>> seen;  // path, call (of 3)
+  run_options o;
+  o.clients = 200;
+  o.threads = 1;
+  o.progress = [&seen](const run_progress& p) {
+    CHECK(p.calls == 3);
+    if (seen.empty() || seen.back().first != p.path) seen.emplace_back(std::string(p.path), p.call);
+  };
+  executor ex(o);
+  ex.bind(twice, [](i32 x) { return 2 * x; });
+  std::vector<i32> in = distinct(200);
+  i32 want = 0;
+  for (i32 x : in) want += 2 * (2 * x + 1);
+  CHECK(ex.call<i32>(two_maps, in) == want);
+  CHECK(seen == std::vector<std::pair<std::string, std::size_t>>{
+                    {"lambda.result.block.local[0](fc_two_maps_symbol_0)", 1},
+                    {"lambda.result.block.local[2](fc_two_maps_symbol_2)", 2}});
 }

@@ -2,7 +2,7 @@
 // it: its type, Python's compact / formatted / structural forms, protobuf text format, a Graphviz
 // graph, or the checker's verdict.
 //
-//   ctff-inspect [--type|--compact|--formatted|--structural|--textproto|--dot|--check]... FILE
+//   ctff-inspect [--type|--compact|--formatted|--structural|--textproto|--dot|--paths|--check]... FILE
 //
 // FILE `-` is standard input. Without an option: the type, then the formatted form. Several
 // options print their outputs in the order given. Exit status: 0 done (and valid, with --check);
@@ -27,7 +27,7 @@
 namespace {
 
 constexpr const char* usage =
-    "usage: ctff-inspect [--type|--compact|--formatted|--structural|--textproto|--dot|--check]... FILE\n"
+    "usage: ctff-inspect [--type|--compact|--formatted|--structural|--textproto|--dot|--paths|--check]... FILE\n"
     "  FILE is a federated_language.Computation, binary (.binpb) or protobuf text format; - reads\n"
     "  standard input. Default: --type --formatted.\n"
     "  --type        the type, as federated_language prints it\n"
@@ -36,6 +36,8 @@ constexpr const char* usage =
     "  --structural  structural_representation()\n"
     "  --textproto   the message in protobuf text format\n"
     "  --dot         a Graphviz graph of the tree (render: dot -Tsvg)\n"
+    "  --paths       every building block but the root, one per line: its path, what it is, its type\n"
+    "                (tab-separated; the paths ctff-run --tap and --taps take)\n"
     "  --check       `ok` (exit 0), or the checker's errors, one per line (exit 1)\n"
     "Exit status: 0 ok, 1 --check found errors, 2 unreadable input or bad usage.\n";
 
@@ -57,24 +59,41 @@ std::string dot_escape(std::string_view s) {
   return out;
 }
 
+// What building block i is, in a word: like the structural form (intrinsics by URI).
+std::string label(const ctff::computation_tree& t, std::uint32_t i) {
+  const ctff::block_node& n = t.node(i);
+  switch (n.kind) {
+    case ctff::block_kind::reference: return "Ref(" + std::string(t.text(i)) + ")";
+    case ctff::block_kind::selection: return "Sel(" + std::to_string(n.index) + ")";
+    case ctff::block_kind::struct_: return "Struct";
+    case ctff::block_kind::call: return "Call";
+    case ctff::block_kind::lambda: return "Lambda(" + (t.text(i).empty() ? std::string("None") : std::string(t.text(i))) + ")";
+    case ctff::block_kind::block: return "Block";
+    case ctff::block_kind::intrinsic: return std::string(t.text(i));
+    case ctff::block_kind::placement: return "Placement(" + std::string(t.text(i)) + ")";
+    default: return ctff::compact(t, i);
+  }
+}
+
+// --paths: path, label and type of every building block under the root, in preorder.
+std::string paths(const ctff::computation_tree& t) {
+  const ctff::block_paths where(t);
+  std::string out;
+  for (std::uint32_t i : where.preorder(t.root)) {
+    if (i == t.root) continue;
+    const ctff::block_node& n = t.node(i);
+    out += where.path(i) + "\t" + label(t, i) + "\t" + (n.type != ctff::no_index ? t.type_string(i) : "") + "\n";
+  }
+  return out;
+}
+
 // Graphviz: one node per building block, labelled like the structural form (intrinsics by URI)
 // with its type; values placed at CLIENTS and SERVER filled in two colours; edges named by role.
 std::string dot(const ctff::computation_tree& t) {
   std::string out = "digraph computation {\n  node [shape=box, fontname=\"monospace\", style=filled, fillcolor=white];\n";
   for (std::uint32_t i = 0; i != t.nodes.size(); ++i) {
     const ctff::block_node& n = t.node(i);
-    std::string label;
-    switch (n.kind) {
-      case ctff::block_kind::reference: label = "Ref(" + std::string(t.text(i)) + ")"; break;
-      case ctff::block_kind::selection: label = "Sel(" + std::to_string(n.index) + ")"; break;
-      case ctff::block_kind::struct_: label = "Struct"; break;
-      case ctff::block_kind::call: label = "Call"; break;
-      case ctff::block_kind::lambda: label = "Lambda(" + (t.text(i).empty() ? std::string("None") : std::string(t.text(i))) + ")"; break;
-      case ctff::block_kind::block: label = "Block"; break;
-      case ctff::block_kind::intrinsic: label = std::string(t.text(i)); break;
-      case ctff::block_kind::placement: label = "Placement(" + std::string(t.text(i)) + ")"; break;
-      default: label = ctff::compact(t, i); break;
-    }
+    const std::string label = ::label(t, i);
     std::string type;
     std::string fill = "white";
     if (n.type != ctff::no_index) {
@@ -125,7 +144,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a == "--type" || a == "--compact" || a == "--formatted" || a == "--structural" || a == "--textproto" ||
-        a == "--dot" || a == "--check") {
+        a == "--dot" || a == "--paths" || a == "--check") {
       what.push_back(a);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
       std::cerr << "ctff-inspect: unknown option " << a << "\n" << usage;
@@ -158,6 +177,8 @@ int main(int argc, char** argv) {
         std::cout << ctff::structural(t) << "\n";
       } else if (w == "--dot") {
         std::cout << dot(t);
+      } else if (w == "--paths") {
+        std::cout << paths(t);
       } else if (w == "--textproto") {
         federated_language::Computation m;
         if (!m.ParseFromString(bytes))

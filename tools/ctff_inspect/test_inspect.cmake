@@ -56,6 +56,22 @@ expect_contains("${out}" "digraph computation {" "--dot")
 expect_contains("${out}" "federated_broadcast" "--dot")
 expect_contains("${out}" "fillcolor=lightblue" "--dot")
 
+# --paths: every building block but the root in preorder, path, what it is and type, tab-separated
+# (the paths below read off the formatted form by hand).
+run(0 out --paths ${GOLDENS}/simple_broadcast_map_sum.binpb)
+string(REGEX MATCHALL "[^\n]+" lines "${out}")
+list(LENGTH lines n)
+if(NOT n EQUAL 20)
+  message(FATAL_ERROR "--paths: ${n} lines, not the 20 building blocks under the root:\n${out}")
+endif()
+list(GET lines 0 first)
+expect_text("${first}" "lambda.result\tBlock\tint32@SERVER" "--paths, the first line")
+list(GET lines 4 fifth)
+expect_text("${fifth}" "lambda.result.block.local[1](fc_simple_symbol_1)\tCall\t{int32}@CLIENTS" "--paths, a local")
+expect_contains("${out}" "lambda.result.block.local[1](fc_simple_symbol_1).call.argument.struct[0].lambda.result.block.local[0](fc_add_one_symbol_0).call.argument.struct[1]\t1\tint32\n" "--paths, a literal")
+list(GET lines 19 last)
+expect_text("${last}" "lambda.result.block.result\tRef(fc_simple_symbol_2)\tint32@SERVER" "--paths, the last line")
+
 # Several outputs in the order given.
 run(0 out --type --compact ${GOLDENS}/add_one_local.binpb)
 expect_text("${out}" "(int32 -> int32)\n(add_one_arg -> (let fc_add_one_symbol_0=generic_plus(<add_one_arg,1>) in fc_add_one_symbol_0))" "--type --compact")

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <new>
@@ -62,7 +63,8 @@ namespace {
 
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
-    "                [--deadline SECONDS] [--aggregate-on-workers] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]\n"
+    "                [--deadline SECONDS] [--aggregate-on-workers] [--output FILE]\n"
+    "                [--tap PATH]... [--taps FILE] [--tap-first K] [--tap-all] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
     "  is its argument as JSON (reference/execution.md section 5) or as numpy's .npz or .npy (each\n"
@@ -75,7 +77,8 @@ constexpr const char* usage =
     "                   lists, else 0)\n"
     "  --threads T      threads for per-client work (default 0: the hardware's)\n"
     "  --progress       once the run has taken a second, prints on stderr how far per-client\n"
-    "                   work is (each hundredth of the clients of each intrinsic)\n"
+    "                   work is (each hundredth of the clients of each intrinsic), naming the\n"
+    "                   call: its intrinsic, path, and which of the computation's per-client calls\n"
     "  --bind PLUGIN.so binds opaque (TensorFlow, XLA, Data) computations to the C++ functions of\n"
     "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
     "  --workers HOST:PORT[,HOST:PORT...]  runs the per-client work on these workers (ctff-worker\n"
@@ -88,6 +91,15 @@ constexpr const char* usage =
     "                   aggregates them there, merging the workers' partial results in worker\n"
     "                   order (far fewer bytes; float sums regrouped, docs/distributed.md);\n"
     "                   also spelled --aggregate_on_workers, as ctff-worker and TFF spell it\n"
+    "  --tap PATH       prints on stderr what the building block at PATH (as ctff-inspect --paths\n"
+    "                   lists them, or a Block local's name alone) computes while the computation\n"
+    "                   runs: per client, at the server, on which worker; may be repeated. After\n"
+    "                   the run, per path: the number of values, the first K (lowest client\n"
+    "                   index first) and each numeric leaf's min, mean and max\n"
+    "  --taps FILE      taps every path FILE lists, one per line (its first field: the output of\n"
+    "                   ctff-inspect --paths, trimmed to the lines wanted, works as it is)\n"
+    "  --tap-first K    the number of values shown per path (default 3)\n"
+    "  --tap-all        prints every value as it comes instead (`tap PATH client I: VALUE`)\n"
     "  --list-bindings  prints the key, kind and type of each opaque computation of COMP, and the\n"
     "                   plugin that binds it, instead of running it\n"
     "Exit status: 0 ok, 1 execution error, 2 bad input or bad usage.\n";
@@ -96,6 +108,21 @@ using ctff_tools::binary_of;
 using ctff_tools::input_error;
 using ctff_tools::slurp;
 
+
+// The paths a --taps file lists: the first field of each line (tab- or space-separated), blank
+// lines and lines starting with # skipped.
+std::vector<std::string> tap_file(const std::string& file) {
+  std::istringstream in(slurp(file));
+  std::vector<std::string> paths;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#') continue;
+    const std::size_t e = line.find_first_of(" \t\r", b);
+    paths.push_back(line.substr(b, e == std::string::npos ? std::string::npos : e - b));
+  }
+  if (paths.empty()) throw input_error{"--taps " + file + ": no paths in it"};
+  return paths;
+}
 
 // A decimal option value in [0, max].
 std::optional<std::uint64_t> number(std::string_view s, std::uint64_t max) {
@@ -224,8 +251,20 @@ int run(int argc, char** argv) {
   std::vector<std::string> workers;
   std::optional<double> deadline;  // seconds
   std::string output;
-  bool progress = false;
+  bool progress = false, tap_all = false;
+  std::size_t tap_first = 3;
   ctff::run_options options;
+  // --tap, --taps, --tap-first: their value (`--tap=P` or `--tap P`); nullopt: not one of them.
+  auto tap_option = [&](const std::string& a, int& k) -> std::optional<std::string> {
+    for (std::string_view name : {"--tap-first", "--taps", "--tap"}) {
+      if (a.rfind(name, 0) != 0) continue;
+      if (a.size() > name.size() && a[name.size()] == '=') return a.substr(name.size() + 1);
+      if (a.size() != name.size()) return std::nullopt;
+      if (k + 1 >= argc) throw input_error{a + " needs a value"};
+      return std::string(argv[++k]);
+    }
+    return std::nullopt;
+  };
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a == "--help" || a == "-h") {
@@ -242,6 +281,29 @@ int run(int argc, char** argv) {
     }
     if (a == "--aggregate-on-workers" || a == "--aggregate_on_workers") {  // ctff-worker's (TFF's) spelling too
       aggregate_on_workers = true;
+      continue;
+    }
+    if (a == "--tap-all") {
+      tap_all = true;
+      continue;
+    }
+    if (std::optional<std::string> v = tap_option(a, k)) {
+      if (a.rfind("--tap-first", 0) == 0) {
+        const auto n = number(*v, 1000000);
+        if (!n) {
+          std::cerr << "ctff-run: --tap-first takes a number of values from 0 to 1000000, not `" << *v << "`\n";
+          return 2;
+        }
+        tap_first = static_cast<std::size_t>(*n);
+      } else if (a.rfind("--taps", 0) == 0) {
+        for (std::string& p : tap_file(*v)) options.taps.push_back(std::move(p));
+      } else {
+        if (v->empty()) {
+          std::cerr << "ctff-run: --tap needs a path\n";
+          return 2;
+        }
+        options.taps.push_back(*v);
+      }
       continue;
     }
     std::string opt, val;
@@ -369,8 +431,34 @@ int run(int argc, char** argv) {
   if (progress)
     options.progress = [started](const ctff::run_progress& p) {
       if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
-      std::cerr << "ctff-run: " << p.intrinsic << ": " << p.done << " of " << p.total << " clients\n";
+      std::cerr << "ctff-run: " << p.intrinsic << (p.path.empty() ? "" : " at ") << p.path << " (call " << p.call;
+      if (p.call <= p.calls) std::cerr << " of " << p.calls;
+      std::cerr << "): " << p.done << " of " << p.total << " clients\n";
     };
+
+  // --tap: the values as they come (--tap-all), or their summary after the run.
+  ctff::tap_summary summary(tap_first);
+  if (!options.taps.empty()) {
+    if (tap_all)
+      options.on_value = [](const ctff::tapped_value& v) {
+        std::cerr << "tap " << v.path << " "
+                  << (v.client ? "client " + std::to_string(*v.client)
+                      : v.placement == ctff::placement_kind::server  ? std::string("server")
+                      : v.placement == ctff::placement_kind::clients ? std::string("all clients")
+                                                                      : std::string("value"))
+                  << (v.worker.empty() ? std::string() : " (worker " + std::string(v.worker) + ")") << ": "
+                  << ctff::to_string(v.value) << "\n";
+      };
+    else
+      options.on_value = std::ref(summary);
+  }
+  struct print_summary {  // also when the run fails: what the taps saw until then
+    const ctff::tap_summary& s;
+    bool on;
+    ~print_summary() {
+      if (on) std::cerr << s.text();
+    }
+  } print_taps{summary, !options.taps.empty() && !tap_all};
 
   std::unique_ptr<ctff::executor> ex;
   if (workers.empty()) {

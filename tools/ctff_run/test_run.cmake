@@ -334,7 +334,8 @@ check(0 [=[82]=] ARGS ${D}/unbound_tensorflow.textproto ${WORK}/n41.json --bind=
 check(0 [=[[2,4,6]]=] ARGS ${D}/map_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/three.json)
 
 # --progress: a run of 4 clients sleeping 400 ms each on one thread (1.6 s) reports, after its
-# first second, how far its map is; the last report is every client. Without it, nothing.
+# first second, how far its map is, naming the call; the last report is every client. Without it,
+# nothing.
 if(NOT DEFINED WORKERS)
   arg(slow [=[[400,400,400,400]]=])
   execute_process(COMMAND ${RUN} ${D}/map_tensorflow.textproto --bind ${P}/sleeping.so --threads 1 --progress
@@ -342,11 +343,68 @@ if(NOT DEFINED WORKERS)
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   math(EXPR cases "${cases} + 1")
   if(NOT rc EQUAL 0 OR NOT out STREQUAL "[400,400,400,400]\n" OR
-     NOT err MATCHES "ctff-run: federated_map: 4 of 4 clients\n$" OR err MATCHES "1 of 4")
+     NOT err MATCHES "ctff-run: federated_map at lambda.result \\(call 1 of 1\\): 4 of 4 clients\n$" OR
+     err MATCHES "1 of 4")
     message(SEND_ERROR "ctff-run --progress: exit ${rc}\nstdout: ${out}\nstderr: ${err}")
     math(EXPR failures "${failures} + 1")
   endif()
 endif()
+# --tap: broadcast 5, add one on each of 4 clients (6 each), sum 24; the summary on stderr after
+# the run, per path: how many values, the first K, the min, mean and max. With workers, each
+# client's value inside the mapped function names the worker that computed it.
+arg(five [=[5]=])
+set(plus_one "lambda.result.block.local[1](fc_simple_symbol_1).call.argument.struct[0].lambda.result.block.local[0](fc_add_one_symbol_0)")
+set(tap_run ${RUN} ${G}/simple_broadcast_map_sum.binpb --clients 4 ${WORK}/five.json)
+if(DEFINED WORKERS)
+  list(APPEND tap_run --workers ${WORKERS})
+  if(AGGREGATE_ON_WORKERS)
+    list(APPEND tap_run --aggregate-on-workers)
+  endif()
+endif()
+execute_process(COMMAND ${tap_run} --tap fc_add_one_symbol_0 --tap "lambda.result.block.local[2](fc_simple_symbol_2)"
+                        --tap-first 2
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+math(EXPR cases "${cases} + 1")
+set(summary_server "tap lambda.result.block.local[2](fc_simple_symbol_2): 1 value (1 SERVER)\n  server: 24\n  value: min 24  mean 24  max 24\n")
+if(DEFINED WORKERS)
+  set(tap_ok TRUE)
+  foreach(line "tap ${plus_one}: 4 values (" "  client 0 (worker 127.0.0.1:" "  ... 2 more\n  value: min 6  mean 6  max 6\n${summary_server}")
+    string(FIND "${err}" "${line}" at)
+    if(at EQUAL -1)
+      set(tap_ok FALSE)
+    endif()
+  endforeach()
+else()
+  set(want "tap ${plus_one}: 4 values (4 CLIENTS)\n  client 0: 6\n  client 1: 6\n  ... 2 more\n  value: min 6  mean 6  max 6\n${summary_server}")
+  string(COMPARE EQUAL "${err}" "${want}" tap_ok)
+endif()
+if(NOT rc EQUAL 0 OR NOT out STREQUAL "24\n" OR NOT tap_ok)
+  message(SEND_ERROR "ctff-run --tap: exit ${rc}\nstdout: ${out}\nstderr: ${err}")
+  math(EXPR failures "${failures} + 1")
+endif()
+# --taps FILE (ctff-inspect --paths' lines: the first field) and --tap-all: every value as it comes.
+file(WRITE ${WORK}/taps.txt "# the map's result\nlambda.result.block.local[1](fc_simple_symbol_1)\tCall\t{int32}@CLIENTS\n\n")
+execute_process(COMMAND ${tap_run} --taps ${WORK}/taps.txt --tap-all
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+math(EXPR cases "${cases} + 1")
+set(want "")
+foreach(i 0 1 2 3)
+  string(APPEND want "tap lambda.result.block.local[1](fc_simple_symbol_1) client ${i}: 6\n")
+endforeach()
+if(NOT rc EQUAL 0 OR NOT out STREQUAL "24\n" OR NOT err STREQUAL want)
+  message(SEND_ERROR "ctff-run --taps --tap-all: exit ${rc}\nstdout: ${out}\nstderr: ${err}")
+  math(EXPR failures "${failures} + 1")
+endif()
+# A path with no building block: exit 2 before anything runs, the path named.
+execute_process(COMMAND ${tap_run} --tap lambda.result.nowhere
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+math(EXPR cases "${cases} + 1")
+if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "^ctff: bad argument at tap: `lambda.result.nowhere`: the computation has no building block at this path")
+  message(SEND_ERROR "ctff-run --tap (no such path): exit ${rc}\nstdout: ${out}\nstderr: ${err}")
+  math(EXPR failures "${failures} + 1")
+endif()
+check(2 "ctff-run: --tap-first takes a number of values from 0 to 1000000, not `x`" ARGS ${G}/sum_clients.binpb --tap-first x)
+
 # 2 * 2147483647 wraps to -2 in int32.
 check(0 [=[-2]=] ARGS ${D}/unbound_tensorflow.textproto --bind ${P}/doubling.so ${WORK}/int32_max.json)
 # A binding that throws: exit 1, the binding, its plugin and its message named; at the call.

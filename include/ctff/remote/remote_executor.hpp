@@ -33,6 +33,7 @@
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
 #include "ctff/remote/held_clients.hpp"
+#include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/slice_requests.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_aggregation.hpp"
@@ -104,13 +105,23 @@ class remote_backend final : public client_backend {
 
   std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                            std::size_t n, run_context& c) override {
-    if (uri == "federated_map" || uri == "federated_eval_at_clients") return try_call(uri, fn, arg, n);
+    if (uri == "federated_map" || uri == "federated_eval_at_clients") return ship(uri, fn, arg, n, &c);
     if (!aggregate_ || !arg || !*arg || !holds_elsewhere(*arg)) return std::nullopt;
     return aggregate_held(uri, fn, *arg, n, c);
   }
 
   std::optional<dynamic_value> try_call(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                         std::size_t n) override {
+    return ship(uri, fn, arg, n, nullptr);
+  }
+
+  const std::vector<std::shared_ptr<worker_link>>& links() const { return links_; }
+
+ private:
+  // The per-client intrinsic on the workers, the run's taps (c: null, none) inside the function
+  // going with it.
+  std::optional<dynamic_value> ship(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
+                                    std::size_t n, run_context* c) {
     if (uri != "federated_map" && uri != "federated_eval_at_clients") return std::nullopt;
     if (n == 0 || links_.empty() || !arg || !*arg) return std::nullopt;
     const bool map = uri == "federated_map";
@@ -128,17 +139,20 @@ class remote_backend final : public client_backend {
     // A function that only moves values about is cheaper here, unless the values are there.
     if (!f.is(value_kind::function) || (!held && only_moves_values(f))) return std::nullopt;
     const std::optional<std::string> intrinsic = function_computation(fn);
-    const std::optional<std::string> function = function_computation(f);
-    if (!intrinsic || !function) return std::nullopt;  // not shippable: runs here
+    const std::optional<function_writer::written> written = written_function(f);
+    if (!intrinsic || !written) return std::nullopt;  // not shippable: runs here
+    const std::string* function = &written->bytes;
+    const shipped_taps taps = c ? taps_in(written->closures, *c) : shipped_taps{};
 
     if (held) {  // on each slice where it is, the results kept there
       return held_value(on_each_worker(held->slices().size(),
                                        [&](std::size_t k) {
                                          const held_slice& s = held->slices()[k];
                                          slice_requests rq(*s.link, s.executor);
+                                         rq.tap_for(c, s.begin);
                                          try {
                                            return held_slice{s.link, s.executor,
-                                                             rq.keep(call_on(rq, *intrinsic, *function, &s.ref)),
+                                                             rq.keep(call_on(rq, *intrinsic, *function, &s.ref, taps)),
                                                              s.begin, s.end};
                                          } catch (const executor_gone&) {
                                            lost_values(*s.link, s.executor, "CreateCall");
@@ -151,10 +165,10 @@ class remote_backend final : public client_backend {
     std::vector<slice_result> parts = on_each_worker((n + per - 1) / per, [&](std::size_t w) {
       const std::size_t begin = w * per, end = std::min(n, begin + per);
       try {
-        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end);
+        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end, taps, c);
       } catch (const executor_gone&) {
         links_[w]->forget(links_[w]->executor(end - begin));  // once more, on a new executor
-        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end);
+        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end, taps, c);
       }
     });
     if (aggregate_) {
@@ -169,9 +183,6 @@ class remote_backend final : public client_backend {
     return make_federated(placement_kind::clients, false, std::move(members));
   }
 
-  const std::vector<std::shared_ptr<worker_link>>& links() const { return links_; }
-
- private:
   struct slice_result {
     std::vector<dynamic_value> members;  // or, with aggregate_on_workers:
     held_slice held;
@@ -180,18 +191,20 @@ class remote_backend final : public client_backend {
   // The intrinsic called with the function (and, for a map, the clients' values `value`) on
   // the worker: the result's id there.
   static std::string call_on(slice_requests& rq, const std::string& intrinsic, const std::string& function,
-                             const std::string* value) {
+                             const std::string* value, const shipped_taps& taps) {
     const std::string i = rq.computation(computation_message(intrinsic), "CreateValue (the intrinsic)");
-    const std::string f = rq.computation(computation_message(function), "CreateValue (the function)");
+    const std::string f = rq.computation(computation_message(function), "CreateValue (the function)", &taps);
     return rq.call(i, value ? rq.structure({f, *value}, "CreateStruct") : f, "CreateCall");
   }
 
   slice_result run_slice(const std::shared_ptr<worker_link>& w, bool map, const std::string& intrinsic,
-                         const std::string& function, const dynamic_value* v, std::size_t begin, std::size_t end) const {
+                         const std::string& function, const dynamic_value* v, std::size_t begin, std::size_t end,
+                         const shipped_taps& taps, run_context* c) const {
     const std::size_t count = end - begin;
     slice_requests rq(*w, w->executor(count));
+    rq.tap_for(c, begin);
     const std::string value = map ? clients_ref(rq, v->federated(), begin, end) : std::string();
-    const std::string r = call_on(rq, intrinsic, function, map ? &value : nullptr);
+    const std::string r = call_on(rq, intrinsic, function, map ? &value : nullptr, taps);
     if (aggregate_) return {{}, held_slice{w, rq.executor(), rq.keep(r), begin, end}};
     const dynamic_value out = rq.compute(r, "Compute");
     if (!out.is(value_kind::federated) || out.federated().where != placement_kind::clients ||
@@ -224,6 +237,8 @@ class remote_executor : public executor {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(max);
     args.SetMaxSendMessageSize(max);
+    // (What the taps saw comes back as trailing metadata: remote/shipped_taps.hpp.)
+    args.SetInt(GRPC_ARG_MAX_METADATA_SIZE, static_cast<int>(detail::max_tap_bytes + (std::size_t{16} << 20)));
     std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
     if (!remote.tls_root_ca.empty() || !remote.tls_cert.empty()) {
       grpc::SslCredentialsOptions ssl;

@@ -15,6 +15,7 @@
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
 #include "ctff/remote/remote_error.hpp"
+#include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/run/fault.hpp"
@@ -32,17 +33,30 @@ class slice_requests {
   worker_link& link() { return w_; }
   const std::string& executor() const { return ex_; }
 
-  std::string value(v0::Value v, const char* what) {
+  // The run whose taps the functions shipped here carry (null: none), and the slice's first client
+  // (the worker counts its clients from 0).
+  void tap_for(run_context* run, std::size_t first) {
+    run_ = run;
+    first_ = first;
+  }
+
+  std::string value(v0::Value v, const char* what, const std::vector<std::pair<std::string, std::string>>& metadata = {}) {
     v0::CreateValueRequest rq;
     *rq.mutable_value() = std::move(v);
     rq.mutable_executor()->set_id(ex_);
-    return made(w_.send(&v0::ExecutorGroup::Stub::CreateValue, rq, what).value_ref().id());
+    return made(w_.send(&v0::ExecutorGroup::Stub::CreateValue, rq, what, metadata).value_ref().id());
   }
   std::string value(const dynamic_value& v, const char* what) { return value(to_message(v), what); }
-  std::string computation(federated_language::Computation c, const char* what) {
+  // A Computation; with `taps` (the run's taps inside it, detail::taps_in), tapped there.
+  std::string computation(federated_language::Computation c, const char* what, const shipped_taps* taps = nullptr) {
     v0::Value v;
     *v.mutable_computation() = std::move(c);
-    return value(std::move(v), what);
+    std::vector<std::pair<std::string, std::string>> metadata;
+    if (run_ && taps && !taps->empty()) {
+      for (const std::string& p : taps->paths) metadata.emplace_back(tap_request_key, p);
+      taps_.in_run.insert(taps->in_run.begin(), taps->in_run.end());
+    }
+    return value(std::move(v), what, metadata);
   }
   // A struct of values held there (names: empty, or one per element).
   std::string structure(const std::vector<std::string>& refs, const char* what,
@@ -56,12 +70,17 @@ class slice_requests {
     rq.mutable_executor()->set_id(ex_);
     return made(w_.send(&v0::ExecutorGroup::Stub::CreateStruct, rq, what).value_ref().id());
   }
+  // A call there; what the taps it carries saw given to the run's.
   std::string call(const std::string& fn, const std::string& arg, const char* what) {
     v0::CreateCallRequest rq;
     rq.mutable_function_ref()->set_id(fn);
     if (!arg.empty()) rq.mutable_argument_ref()->set_id(arg);
     rq.mutable_executor()->set_id(ex_);
-    return made(w_.send(&v0::ExecutorGroup::Stub::CreateCall, rq, what).value_ref().id());
+    if (!run_ || taps_.in_run.empty()) return made(w_.send(&v0::ExecutorGroup::Stub::CreateCall, rq, what).value_ref().id());
+    std::vector<std::string> events;
+    std::string r = made(w_.send(&v0::ExecutorGroup::Stub::CreateCall, rq, what, {}, tap_events_key, &events).value_ref().id());
+    deliver_tap_events(events, taps_, first_, w_.address(), *run_);
+    return r;
   }
   dynamic_value compute(const std::string& ref, const char* what) {
     v0::ComputeRequest rq;
@@ -95,6 +114,9 @@ class slice_requests {
   worker_link& w_;
   std::string ex_;
   std::vector<std::string> made_;
+  run_context* run_ = nullptr;
+  std::size_t first_ = 0;
+  shipped_taps taps_;
 };
 
 // The clients' values [begin, end) of d, held by the worker: their id there. Values all clients

@@ -20,16 +20,19 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
 #include "ctff/read/error.hpp"
 #include "ctff/read/reader.hpp"
+#include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_executor.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
+#include "ctff/run/tap.hpp"
 
 namespace ctff {
 
@@ -95,18 +98,31 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
     });
   }
 
-  Status CreateValue(Ctx*, const tensorflow_federated::v0::CreateValueRequest* rq,
+  Status CreateValue(Ctx* ctx, const tensorflow_federated::v0::CreateValueRequest* rq,
                      tensorflow_federated::v0::CreateValueResponse* rs) override {
     return answer([&] {
       auto e = find(rq->executor(), "CreateValue");
       executor& ex = e->runner();
+      // Taps asked for (remote/shipped_taps.hpp): paths of this Computation.
+      std::vector<std::string> taps;
+      if (ctx)
+        for (auto [k, end] = ctx->client_metadata().equal_range(detail::tap_request_key); k != end; ++k)
+          taps.emplace_back(k->second.data(), k->second.size());
+      if (!taps.empty() && !rq->value().has_computation())
+        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateValue: taps (ctff-tap) on a value that is not a Computation");
+      std::shared_ptr<const computation_tree> tree;
       dynamic_value v = from_message(rq->value(), [&](const federated_language::Computation& c) {
         std::string bytes;
         if (!c.SerializeToString(&bytes)) detail::remote_fail("value", "a Computation that does not serialize");
-        return ex.evaluate(std::make_shared<const computation_tree>(read_computation(bytes)));
+        auto t = std::make_shared<const computation_tree>(read_computation(bytes));
+        if (!tree) tree = t;
+        return ex.evaluate(std::move(t));
       });
       detail::check_clients(v, e->clients(), detail::value_path{nullptr, "CreateValue: value"});
-      rs->mutable_value_ref()->set_id(e->hold(std::move(v)));
+      if (!taps.empty()) tap_plan().add(tree, taps);  // (a path with no building block: refused here)
+      const std::string id = e->hold(std::move(v));
+      if (!taps.empty()) e->tap(id, std::move(tree), std::move(taps));
+      rs->mutable_value_ref()->set_id(id);
     });
   }
 
@@ -118,12 +134,27 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
       if (!fn.is(value_kind::function))
         detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateCall: function_ref " + rq->function_ref().id() + " is not a function");
       const dynamic_value arg = rq->has_argument_ref() ? e->get(rq->argument_ref().id(), "CreateCall: argument_ref") : dynamic_value{};
+      // What the executor's taps see (remote/shipped_taps.hpp), answered as trailing metadata.
+      std::vector<std::string> events;
+      std::size_t event_bytes = 0;
+      const std::unique_ptr<tap_plan> taps = e->taps([&](const tapped_value& v) {
+        if (event_bytes > detail::max_tap_bytes) return;
+        std::string b = detail::tap_event_bytes(v);
+        event_bytes += b.size();
+        if (event_bytes <= detail::max_tap_bytes) events.push_back(std::move(b));
+      });
       dynamic_value r;
       {
         const detail::call_gate::pass pass(gate_);
-        r = e->runner().apply(fn, arg);
+        r = e->runner().apply(fn, arg, taps.get());
       }
       if (ctx && ctx->IsCancelled()) detail::refuse(grpc::StatusCode::CANCELLED, "CreateCall: the caller went away");
+      if (event_bytes > detail::max_tap_bytes)
+        detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       "CreateCall: the taps saw more than " + std::to_string(detail::max_tap_bytes) +
+                           " bytes of values; tap fewer building blocks or fewer clients per worker");
+      if (ctx)
+        for (const std::string& b : events) ctx->AddTrailingMetadata(detail::tap_events_key, b);
       rs->mutable_value_ref()->set_id(e->hold(std::move(r)));
     });
   }

@@ -163,9 +163,12 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   }
 
   // federated_aggregate
+  // (accumulate runs there: the run's taps inside it go with it.)
+  const std::optional<function_writer::written> accumulate_written = written_function(e[2]);
   std::optional<federated_language::Computation> partial = partial_aggregate(*ic), accumulate = shipped_function(e[2]),
                                                  merge = shipped_function(e[3]);
-  if (!partial || !accumulate || !merge) return std::nullopt;
+  if (!partial || !accumulate || !merge || !accumulate_written) return std::nullopt;
+  const shipped_taps accumulate_taps = taps_in(accumulate_written->closures, c);
   tensorflow_federated::v0::Value zero;
   try {
     zero = to_message(e[1]);
@@ -174,9 +177,10 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   }
   const federated_language::Computation report = identity_of(partial->type().function().parameter().struct_().element(1).value());
   const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
+    rq.tap_for(&c, s.begin);
     const std::string f = rq.computation(*partial, create_intrinsic.c_str());
     const std::string a = rq.structure({s.ref, rq.value(zero, "CreateValue (the zero)"),
-                                        rq.computation(*accumulate, "CreateValue (accumulate)"),
+                                        rq.computation(*accumulate, "CreateValue (accumulate)", &accumulate_taps),
                                         rq.computation(*merge, "CreateValue (merge)"),
                                         rq.computation(report, "CreateValue (the identity report)")},
                                        "CreateStruct");

@@ -17,7 +17,9 @@
 #include <grpcpp/grpcpp.h>
 
 #include "ctff/remote/remote_error.hpp"
+#include "ctff/read/tree.hpp"
 #include "ctff/run/executor.hpp"
+#include "ctff/run/tap.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff {
@@ -143,6 +145,23 @@ class worker_executor {
       refuse(grpc::StatusCode::INVALID_ARGUMENT, "Dispose: executor " + id_ + " holds no value " + ref);
     held_ -= it->second.bytes;
     values_.erase(it);
+    taps_.erase(id);
+  }
+
+  // Taps in the computation held as `ref` (made from t; paths checked by the caller): given to
+  // the runs of the calls that follow, until it is disposed of.
+  void tap(const std::string& ref, std::shared_ptr<const computation_tree> t, std::vector<std::string> paths) {
+    const std::uint64_t id = parse(ref, "value_ref");
+    std::lock_guard lock(m_);
+    taps_[id] = tapped{std::move(t), std::move(paths)};
+  }
+  // Every tap held, their values given to on_value (null: none held).
+  std::unique_ptr<tap_plan> taps(value_callback on_value) const {
+    std::lock_guard lock(m_);
+    if (taps_.empty()) return nullptr;
+    auto plan = std::make_unique<tap_plan>(std::move(on_value));
+    for (const auto& [id, t] : taps_) plan->add(t.tree, t.paths);
+    return plan;
   }
 
  private:
@@ -159,11 +178,16 @@ class worker_executor {
     dynamic_value v;
     std::uint64_t bytes;
   };
+  struct tapped {
+    std::shared_ptr<const computation_tree> tree;
+    std::vector<std::string> paths;
+  };
   std::string id_;
   std::unique_ptr<executor> ex_;
   worker_limits limits_;
   mutable std::mutex m_;
   std::map<std::uint64_t, held> values_;
+  std::map<std::uint64_t, tapped> taps_;
   std::uint64_t next_ = 0;
   std::uint64_t held_ = 0;
 };

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -95,15 +96,22 @@ class worker_link {
   }
 
   // Sends `rq` by `method`; a failure is a run_fault naming this worker and what it was doing.
+  // With `metadata`, sent with it; with `trailing`, the values of the answer's trailing metadata
+  // of key `trailing_key` appended to it.
   template <class Rq, class Rs>
   Rs send(grpc::Status (v0::ExecutorGroup::Stub::*method)(grpc::ClientContext*, const Rq&, Rs*), const Rq& rq,
-          const char* what) {
+          const char* what, const std::vector<std::pair<std::string, std::string>>& metadata = {},
+          std::string_view trailing_key = {}, std::vector<std::string>* trailing = nullptr) {
     Rs rs;
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
+    for (const auto& [key, value] : metadata) ctx.AddMetadata(key, value);
     sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
     const grpc::Status s = (stub_.get()->*method)(&ctx, rq, &rs);
     received_.fetch_add(rs.ByteSizeLong(), std::memory_order_relaxed);
+    if (trailing)
+      for (const auto& [key, value] : ctx.GetServerTrailingMetadata())
+        if (std::string_view(key.data(), key.size()) == trailing_key) trailing->emplace_back(value.data(), value.size());
     if (!s.ok()) {
       std::string m = "worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " + s.error_message();
       if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) throw executor_gone(std::move(m));

@@ -16,23 +16,28 @@
 #include <string_view>
 #include <vector>
 
-#include "ctff/read/path.hpp"
+#include "ctff/read/block_paths.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/run/budget.hpp"
 #include "ctff/run/client_backend.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/resolve.hpp"
+#include "ctff/run/tap.hpp"
 #include "ctff/run/thread_pool.hpp"
 #include "ctff/run/value.hpp"
 
 namespace ctff {
 
 // How far a long run is: per-client work of one intrinsic, `done` of `total` clients (see
-// run_options::progress).
+// run_options::progress); which call it is: the path of its Call building block, the how-manieth
+// per-client call of the run (from 1) and how many Call building blocks of the computation call
+// an intrinsic that works client by client (0: not known). Its views last as long as the call.
 struct run_progress {
   std::string_view intrinsic;
   std::size_t done = 0, total = 0;
+  std::string_view path{};
+  std::size_t call = 0, calls = 0;
 };
 using progress_callback = std::function<void(const run_progress&)>;
 
@@ -42,44 +47,13 @@ using opaque_binding = std::function<dynamic_value(const dynamic_value* arg)>;
 
 namespace detail {
 
-// A tree and, per node, its parent and the step from it: errors spell the path from the root
-// the way the checker does (`lambda.result.call.argument`); per Reference, where its value is.
+// A tree and its building blocks' paths (errors spell them the way the checker does,
+// `lambda.result.call.argument`); per Reference, where its value is.
 class program {
  public:
-  explicit program(std::shared_ptr<const computation_tree> t) : t_(std::move(t)) {
-    const computation_tree& tree = *t_;
-    up_.assign(tree.nodes.size(), step{no_index, nullptr, -1, {}});
-    constants_.resize(tree.nodes.size());
-    references_ = resolve_references(tree);
-    for (std::uint32_t i = 0; i != tree.nodes.size(); ++i) {
-      const block_node& n = tree.node(i);
-      auto link = [&](std::uint32_t kid, const char* what, std::int64_t index = -1,
-                      std::string_view name = {}) {
-        if (kid < up_.size()) up_[kid] = step{i, what, index, name};
-      };
-      switch (n.kind) {
-        case block_kind::selection: link(n.a, "selection.source"); break;
-        case block_kind::call:
-          link(n.a, "call.function");
-          if (n.b != no_index) link(n.b, "call.argument");
-          break;
-        case block_kind::lambda: link(n.a, "lambda.result"); break;
-        case block_kind::block:
-          for (std::uint32_t k = 0; k != n.count; ++k) {
-            const block_elem& e = tree.elem(i, k);
-            link(e.value, "block.local", k, tree.name(e));
-          }
-          link(n.a, "block.result");
-          break;
-        case block_kind::struct_:
-          for (std::uint32_t k = 0; k != n.count; ++k) {
-            const block_elem& e = tree.elem(i, k);
-            link(e.value, "struct", k, tree.name(e));
-          }
-          break;
-        default: break;
-      }
-    }
+  explicit program(std::shared_ptr<const computation_tree> t)
+      : t_(std::move(t)), paths_(*t_), references_(resolve_references(*t_)) {
+    constants_.resize(t_->nodes.size());
   }
 
   const computation_tree& tree() const { return *t_; }
@@ -99,26 +73,14 @@ class program {
   const frame_slot& reference(std::uint32_t i) const { return references_[i]; }
   const std::shared_ptr<const computation_tree>& shared_tree() const { return t_; }
 
-  std::string path(std::uint32_t i) const {
-    std::vector<path_frame> frames;
-    while (i < up_.size() && up_[i].parent != no_index) {
-      frames.push_back(path_frame{up_[i].what, up_[i].index, up_[i].name});
-      i = up_[i].parent;
-    }
-    return path_string(std::vector<path_frame>(frames.rbegin(), frames.rend()));
-  }
+  std::string path(std::uint32_t i) const { return paths_.path(i); }
+  const block_paths& paths() const { return paths_; }
 
  private:
-  struct step {
-    std::uint32_t parent;
-    const char* what;
-    std::int64_t index;
-    std::string_view name;
-  };
   std::shared_ptr<const computation_tree> t_;
-  std::vector<step> up_;
-  std::vector<dynamic_value> constants_;
+  block_paths paths_;
   std::vector<frame_slot> references_;
+  std::vector<dynamic_value> constants_;
   std::vector<bool> batchable_;
   std::vector<std::string> keys_;
 };
@@ -158,6 +120,11 @@ class run_context {
   // client i in the errors of the bindings it calls).
   void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f, std::string_view what = {}) {
     const std::size_t depth = depth_guard::depth();
+    // The Call this is the work of (this thread's: it is not one of the pool's yet).
+    const call_site site = current_call();
+    const std::string path = progress_ && site.prog ? site.prog->path(site.node) : std::string();
+    const std::size_t call = progress_ ? calls_made_.fetch_add(1, std::memory_order_relaxed) + 1 : 0;
+    const std::size_t calls = progress_ && site.prog ? per_client_calls(*site.prog) : 0;
     // Progress: every hundredth of the clients (and the last), one report at a time, each
     // further than the one before (threads may reach marks out of order).
     std::atomic<std::size_t> done{0};
@@ -169,7 +136,7 @@ class run_context {
       std::lock_guard lock(report);
       if (k <= reported) return;
       reported = k;
-      (*progress_)(run_progress{what, k, n});
+      (*progress_)(run_progress{what, k, n, path, call, calls});
     };
     pool_.for_each(n, [&](std::size_t i) {
       detail::byte_budget*& b = detail::byte_budget::current();
@@ -190,6 +157,59 @@ class run_context {
       f(i);
       if (progress_) reached(done.fetch_add(1, std::memory_order_relaxed) + 1);
     });
+  }
+
+  // Taps: the run's (null: none), set before the run starts.
+  void set_taps(const tap_plan* taps) {
+    static std::atomic<std::uint64_t> runs{0};
+    taps_ = taps && !taps->empty() ? taps : nullptr;
+    run_id_ = ++runs;
+  }
+  const tap_plan* taps() const { return taps_; }
+  // Which building blocks of p are tapped (null: none, or no taps).
+  const detail::tap_marks* marks(const detail::program& p) {
+    if (!taps_) return nullptr;
+    // Marks are found by tree (the plan keeps its trees alive, so an address is one tree), the
+    // thread's last answer first.
+    const computation_tree* t = &p.tree();
+    struct seen {
+      std::uint64_t run;
+      const computation_tree* tree;
+      const detail::tap_marks* marks;
+    };
+    thread_local seen last{0, nullptr, nullptr};
+    if (last.run == run_id_ && last.tree == t) return last.marks;
+    std::lock_guard lock(marks_m_);
+    const detail::tap_marks* m = nullptr;
+    bool found = false;
+    for (const auto& [q, qm] : marks_)
+      if (q == t) found = true, m = qm.get();
+    if (!found) {
+      const std::vector<std::uint32_t>* nodes = taps_->nodes_of(*t);
+      m = marks_.emplace_back(t, nodes ? std::make_unique<detail::tap_marks>(p.paths(), *nodes) : nullptr).second.get();
+    }
+    last = seen{run_id_, t, m};
+    return m;
+  }
+  // Gives the value v of building block i of p to the run's taps (client: this thread's).
+  void tap(const detail::program& p, std::uint32_t i, const dynamic_value& v) {
+    const std::string path = p.path(i);
+    detail::tapped_values(v, current_client(), [&](std::optional<placement_kind> where, std::optional<std::size_t> client,
+                                                   const dynamic_value& x) {
+      taps_->deliver(tapped_value{path, where, client, {}, x});
+    });
+  }
+
+  // Progress reports name the Call building block being evaluated: set by the evaluator, only
+  // when reporting.
+  struct call_site {
+    const detail::program* prog = nullptr;
+    std::uint32_t node = 0;
+  };
+  bool reporting() const { return progress_ != nullptr; }
+  static call_site& current_call() {
+    thread_local call_site s;
+    return s;
   }
 
   // The client whose work this thread is doing inside for_each_client; none outside it.
@@ -216,13 +236,31 @@ class run_context {
   };
 
  private:
+  // How many Call building blocks of p call an intrinsic that works client by client.
+  static std::size_t per_client_calls(const detail::program& p) {
+    const computation_tree& t = p.tree();
+    std::size_t k = 0;
+    for (std::uint32_t i = 0; i != t.nodes.size(); ++i) {
+      const block_node& n = t.node(i);
+      if (n.kind != block_kind::call || n.a >= t.nodes.size()) continue;
+      const dynamic_value& fn = p.constant(n.a);
+      k += fn && fn.is(value_kind::function) && fn.function().impl->runs_per_client();
+    }
+    return k;
+  }
+
   std::size_t clients_;
   run_limits limits_;
   detail::thread_pool& pool_;
   const std::map<std::string, opaque_binding, std::less<>>& bindings_;
   client_backend* backend_;
   const progress_callback* progress_;
+  const tap_plan* taps_ = nullptr;
+  std::uint64_t run_id_ = 0;
+  std::mutex marks_m_;
+  std::vector<std::pair<const computation_tree*, std::unique_ptr<detail::tap_marks>>> marks_;
   std::atomic<std::uint64_t> steps_{0};
+  std::atomic<std::size_t> calls_made_{0};
   detail::byte_budget budget_{limits_.max_value_bytes};
 };
 

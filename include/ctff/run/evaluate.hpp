@@ -116,6 +116,7 @@ struct evaluator {
   const computation_tree& tree() const { return prog->tree(); }
 
   dynamic_value eval(std::uint32_t i, const scope& s) const;
+  dynamic_value eval_untapped(std::uint32_t i, const scope& s) const;
 };
 
 // A lambda and the scope it was made in.
@@ -141,7 +142,8 @@ class closure final : public function_impl {
   bool pure() const override { return prog_->batchable(node_); }
   std::optional<dynamic_value> call_rows(const std::shared_ptr<const tensor_data>& rows,
                                          run_context& c) const override {
-    if (!prog_->batchable(node_)) return std::nullopt;
+    // (In a run with taps, every call is made client by client, each value given to them.)
+    if (!prog_->batchable(node_) || c.taps()) return std::nullopt;
     return batched_call(*prog_, node_, scope_, rows, c);
   }
   // Its parts, for writing it out as a Computation (run/function_computation.hpp).
@@ -229,6 +231,7 @@ class tree_intrinsic final : public function_impl {
       : tree_(std::move(t)), node_(node), fn_(tree_->text(node), typed{&tree_->types, tree_->node(node).type}) {}
   std::string describe() const override { return fn_.describe(); }
   std::string_view intrinsic_uri() const override { return fn_.intrinsic_uri(); }
+  bool runs_per_client() const override { return fn_.runs_per_client(); }
   dynamic_value call(const dynamic_value* arg, run_context& c) const override { return fn_.call(arg, c); }
   // The Intrinsic building block (uri and type).
   const computation_tree& tree() const { return *tree_; }
@@ -259,6 +262,17 @@ inline std::shared_ptr<const program> prepare(std::shared_ptr<const computation_
 }
 
 inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
+  if (ctx.taps()) [[unlikely]] {
+    if (const tap_marks* m = ctx.marks(*prog); m && m->tapped[i]) {
+      dynamic_value v = eval_untapped(i, s);
+      ctx.tap(*prog, i, v);
+      return v;
+    }
+  }
+  return eval_untapped(i, s);
+}
+
+inline dynamic_value evaluator::eval_untapped(std::uint32_t i, const scope& s) const {
   ctx.step();
   if (const dynamic_value& c = prog->constant(i)) return c;
   const computation_tree& t = tree();
@@ -297,9 +311,18 @@ inline dynamic_value evaluator::eval(std::uint32_t i, const scope& s) const {
       }
       case block_kind::call: {
         const dynamic_value f = eval(n.a, s);
-        if (n.b == no_index) return detail::call(f, nullptr, ctx);
-        const dynamic_value a = eval(n.b, s);
-        return detail::call(f, a, ctx);
+        const dynamic_value a = n.b == no_index ? dynamic_value{} : eval(n.b, s);
+        if (ctx.reporting()) [[unlikely]] {  // (progress reports name this Call)
+          run_context::call_site& site = run_context::current_call();
+          struct restore {
+            run_context::call_site& s;
+            run_context::call_site was;
+            ~restore() { s = was; }
+          } put_back{site, site};
+          site = run_context::call_site{prog.get(), i};
+          return detail::call(f, n.b == no_index ? nullptr : &a, ctx);
+        }
+        return detail::call(f, n.b == no_index ? nullptr : &a, ctx);
       }
       case block_kind::lambda:
         return dynamic_value(function_data{std::make_shared<const closure>(prog, i, s)});

@@ -86,7 +86,14 @@ struct run_options {
   // Called as per-client work advances (every hundredth of the clients of each intrinsic that
   // runs per client), from the run's threads, one call at a time; empty: not called.
   progress_callback progress{};
+  // Taps (run/tap.hpp): each value the building blocks at these paths of the computation run
+  // take is given to on_value, with its place and client. A path where the computation has no
+  // building block is an argument_error. Empty, or on_value empty: no taps.
+  std::vector<std::string> taps{};
+  value_callback on_value{};
 };
+// The name the taps' documentation uses.
+using executor_options = run_options;
 
 class executor {
  public:
@@ -181,11 +188,13 @@ class executor {
       return detail::with_members(detail::evaluator{prog, c}.eval(prog->tree().root, {}));
     });
   }
-  // Calls a function value with arg (null: none).
-  dynamic_value apply(const dynamic_value& fn, const dynamic_value& arg = {}) {
+  // Calls a function value with arg (null: none), with the taps of `taps` (null: none; not
+  // run_options::taps, which name paths of a computation run).
+  dynamic_value apply(const dynamic_value& fn, const dynamic_value& arg = {}, const tap_plan* taps = nullptr) {
     if (!fn.is(value_kind::function)) throw argument_error("", "a call of a value that is not a function");
-    return in_context(options_.clients.value_or(0),
-                      [&](run_context& c) { return detail::with_members(detail::call(fn, arg ? &arg : nullptr, c)); });
+    return in_context(
+        options_.clients.value_or(0),
+        taps, [&](run_context& c) { return detail::with_members(detail::call(fn, arg ? &arg : nullptr, c)); });
   }
 
  private:
@@ -209,7 +218,12 @@ class executor {
     if (n > options_.limits.max_clients)
       throw argument_error("clients", std::to_string(n) + " clients exceed run_limits::max_clients (" +
                                           std::to_string(options_.limits.max_clients) + ")");
-    return in_context(n, [&](run_context& c) {
+    std::optional<tap_plan> taps;
+    if (!options_.taps.empty() && options_.on_value) {
+      taps.emplace(options_.on_value);
+      taps->add(prog->shared_tree(), options_.taps);
+    }
+    return in_context(n, taps ? &*taps : nullptr, [&](run_context& c) {
       const detail::evaluator e{prog, c};
       dynamic_value f = e.eval(t.root, {});
       if (!sig.called) return detail::with_members(f);
@@ -222,7 +236,12 @@ class executor {
   // the run turned into an execution_error.
   template <class F>
   dynamic_value in_context(std::size_t n, F f) {
+    return in_context(n, nullptr, f);
+  }
+  template <class F>
+  dynamic_value in_context(std::size_t n, const tap_plan* taps, F f) {
     run_context c(n, options_.limits, *pool_, bindings_, backend_.get(), &options_.progress);
+    c.set_taps(taps);
     detail::byte_budget*& budget = detail::byte_budget::current();
     detail::byte_budget* was = budget;
     budget = &c.budget();

@@ -24,6 +24,7 @@
 
 #include "ctff/core/front_wire.hpp"
 #include "ctff/core/sink.hpp"
+#include "ctff/read/path.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/read/writer.hpp"
 #include "ctff/run/evaluate.hpp"
@@ -37,10 +38,17 @@ namespace ctff::detail {
 // Writes function values (and the values their closures capture) as Computation messages.
 class function_writer {
  public:
-  // A Computation message and its Type message (unset: the type is not known).
+  // Where a closure's Lambda is in a written Computation (a path as read/block_paths.hpp spells
+  // it): a tap inside it is at that path and the tap's path from the Lambda on.
+  struct placed_closure {
+    std::string path;
+    const closure* c;
+  };
+  // A Computation message and its Type message (unset: the type is not known); its closures.
   struct written {
     std::string bytes;
     std::optional<std::string> type;
+    std::vector<placed_closure> closures{};
   };
 
   explicit function_writer(std::size_t max_bytes) : max_bytes_(max_bytes) {}
@@ -167,9 +175,11 @@ class function_writer {
   std::optional<written> structure(const struct_data& s) {
     std::string body, type_body;
     bool all_typed = true;
+    std::vector<placed_closure> closures;
     for (std::size_t k = 0; k != s.elements.size(); ++k) {
       std::optional<written> e = value(s.elements[k]);
       if (!e) return std::nullopt;
+      place(closures, *e, "struct", k, s.name(k));
       std::string element;
       if (!s.name(k).empty()) put_message(element, 1, s.name(k));
       std::string element_type = element;
@@ -187,7 +197,14 @@ class function_writer {
       type.emplace();
       put_message(*type, type_field(type_kind::struct_), type_body);
     }
-    return bounded(written{computation(type, computation_field::struct_, body), std::move(type)});
+    return bounded(written{computation(type, computation_field::struct_, body), std::move(type), std::move(closures)});
+  }
+
+  // The closures of e, a part of the Computation being written at step `what[k](name)`.
+  static void place(std::vector<placed_closure>& out, const written& e, const char* what, std::size_t k,
+                    std::string_view name) {
+    const std::string step = path_string({path_frame{what, static_cast<std::int64_t>(k), name}});
+    for (const placed_closure& c : e.closures) out.push_back({c.path.empty() ? step : step + "." + c.path, c.c});
   }
 
   // A free reference of a lambda: its name and where its value is, counted from the scope the
@@ -245,7 +262,7 @@ class function_writer {
     if (!free_references(p, c.lambda(), 0, refs)) return std::nullopt;
     std::optional<std::string> type = type_bytes(t, c.lambda());
     std::string lambda = serialize(t, c.lambda());
-    if (refs.empty()) return bounded(written{std::move(lambda), std::move(type)});
+    if (refs.empty()) return bounded(written{std::move(lambda), std::move(type), {{"", &c}}});
 
     // One local per name, in order of first use (every free use of a name resolves to the same
     // binding: the innermost one outside the lambda).
@@ -260,12 +277,14 @@ class function_writer {
       if (!seen) names.push_back(r);
     }
     std::string body;
+    std::vector<placed_closure> closures{{"block.result", &c}};
     for (const free_reference& r : names) {
       const scope_node* s = c.made_in().get();
       for (std::uint32_t k = 0; s && k != r.at.up; ++k) s = s->frame->entry;
       if (!s || r.at.slot >= s->frame->slots.size()) return std::nullopt;
       std::optional<written> v = value(s->frame->slots[r.at.slot]->v);
       if (!v) return std::nullopt;
+      place(closures, *v, "block.local", static_cast<std::size_t>(&r - names.data()), r.name);
       std::string local;
       put_message(local, 1, r.name);
       put_message(local, 2, v->bytes);
@@ -273,7 +292,7 @@ class function_writer {
       if (body.size() > max_bytes_) return std::nullopt;
     }
     put_message(body, 2, lambda);
-    return bounded(written{computation(type, computation_field::block, body), std::move(type)});
+    return bounded(written{computation(type, computation_field::block, body), std::move(type), std::move(closures)});
   }
 
   std::size_t max_bytes_;
@@ -284,10 +303,14 @@ class function_writer {
 // when there is none to ship (not a function; a closure that captured a federated value, a
 // sequence or a placement; more than max_bytes, below protobuf's 2 GiB limit by default): the
 // caller then runs fn itself.
+inline std::optional<function_writer::written> written_function(const dynamic_value& fn,
+                                                                std::size_t max_bytes = std::size_t{1} << 30) {
+  if (!fn.is(value_kind::function) || !fn.function().impl) return std::nullopt;
+  return function_writer(max_bytes).function(*fn.function().impl);
+}
 inline std::optional<std::string> function_computation(const dynamic_value& fn,
                                                        std::size_t max_bytes = std::size_t{1} << 30) {
-  if (!fn.is(value_kind::function) || !fn.function().impl) return std::nullopt;
-  std::optional<function_writer::written> w = function_writer(max_bytes).function(*fn.function().impl);
+  std::optional<function_writer::written> w = written_function(fn, max_bytes);
   if (!w) return std::nullopt;
   return std::move(w->bytes);
 }

@@ -54,6 +54,11 @@ class intrinsic_fn final : public function_impl {
   intrinsic_fn(std::string_view uri, typed type) : uri_(uri), what_(uri), type_(type), row_(intrinsic_row_of(uri)) {}
   std::string describe() const override { return std::string(uri_); }
   std::string_view intrinsic_uri() const override { return uri_; }
+  // (Those whose calls below go through per_client.)
+  bool runs_per_client() const override {
+    return row_ == row_at("federated_map") || row_ == row_at("federated_eval_at_clients") ||
+           row_ == row_at("federated_select") || row_ == row_at("federated_secure_select");
+  }
 
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     if (arg && holds_column(*arg)) {
@@ -199,9 +204,10 @@ class intrinsic_fn final : public function_impl {
         return at(v.where, detail::call(fn, v.members.front(), c));
       }
       clients_of(element(need(), 1, what.c_str()), n, what.c_str());
-      if (fn.is(value_kind::function) && fn.function().impl->pure() && n != 0) {
+      if (fn.is(value_kind::function) && fn.function().impl->pure() && n != 0 && !c.taps()) {
         // A function of its argument alone: once for clients that share it, and over all the
-        // clients' tensors at once where they have one dtype and shape.
+        // clients' tensors at once where they have one dtype and shape (with taps: client by
+        // client, each client's values given to them).
         if (v.all_equal)
           return make_federated(v.where, false, std::vector<dynamic_value>(n, detail::call(fn, v.members.front(), c)));
         if (const auto col = as_column(v, n))

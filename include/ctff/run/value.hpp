@@ -162,6 +162,8 @@ class function_impl {
   virtual std::string describe() const = 0;
   // An intrinsic's uri (anything else: empty), for a client_backend to pick its calls cheaply.
   virtual std::string_view intrinsic_uri() const { return {}; }
+  // Whether a call works client by client (federated_map and kin: what progress reports count).
+  virtual bool runs_per_client() const { return false; }
   // Whether a call does nothing but compute its result from its argument (tensor arithmetic, no
   // binding): calls with one argument may then be made once for all the clients that share it.
   virtual bool pure() const { return false; }
