@@ -50,15 +50,6 @@ struct cannot_split {
   std::string message;
 };
 
-// The checker's errors that only say it does not know TFF's own `federated_secure_modular_sum`:
-// the splitter accepts that intrinsic as TFF does, so its parts may hold it too.
-std::vector<ctff::check_error> check_errors(const ctff::computation_tree& t) {
-  std::vector<ctff::check_error> out;
-  for (auto& e : ctff::check(t))
-    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos) out.push_back(e);
-  return out;
-}
-
 void write_file(const std::filesystem::path& p, const std::string& content) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
   f.write(content.data(), static_cast<std::streamsize>(content.size()));
@@ -115,7 +106,7 @@ int main(int argc, char** argv) {
     // Every part is checked before anything is written (a part that failed would be a splitter bug).
     for (auto& [name, tree] : parts) {
       if (rename) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
-      const auto errors = check_errors(*tree);
+      const auto errors = ctff::check(*tree, 1);
       if (!errors.empty())
         throw cannot_split{std::string("internal at ") + name + ": the part fails ctff's checker: " +
                            errors.front().message()};

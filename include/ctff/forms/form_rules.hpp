@@ -93,8 +93,7 @@ inline constexpr std::array<std::string_view, 5> form_part_names = {
 // what the splitter splits on.
 inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
                                                             "federated_secure_select"};
-// TFF registers federated_secure_modular_sum beside federated_language's own (mapreduce/intrinsics.py);
-// ctff's checker does not know it, so a part holding it fails part_check first.
+// (federated_secure_modular_sum is TFF's own, its mapreduce backend's, beside federated_language's.)
 inline constexpr std::string_view aggregation_intrinsics[] = {
     "federated_aggregate", "federated_sum",        "federated_mean",
     "federated_weighted_mean", "federated_min",    "federated_max",

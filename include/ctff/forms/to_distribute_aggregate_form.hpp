@@ -362,11 +362,7 @@ namespace detail {
 inline daf_blocks split_tree(form_context& c, const computation_tree& round) {
   if (round.root == no_index || round.root >= round.nodes.size())
     throw form_error("valid_computation", "", "an empty computation");
-  // (TFF's own backend registers federated_secure_modular_sum, which federated_language and so
-  // ctff's checker do not know: the splitter takes it as TFF does.)
-  for (const auto& e : check(round))
-    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos)
-      throw form_error("valid_computation", e.path, e.problem);
+  if (const auto e = check(round, 1); !e.empty()) throw form_error("valid_computation", e.front().path, e.front().problem);
   return split_round(c, from_tree(c, round), round.nodes[round.root].type);
 }
 }  // namespace detail

@@ -38,11 +38,6 @@ bool listed(const std::string_view (&list)[N], std::string_view s) {
   return false;
 }
 
-inline constexpr std::string_view modular_sum_uri = "federated_secure_modular_sum";
-inline bool is_unknown_modular_sum(const check_error& e) {
-  return e.problem == "unknown intrinsic `" + std::string(modular_sum_uri) + "`";
-}
-
 class form_validator {
  public:
   form_validator(const distribute_aggregate_form& f, const type_desc* round, std::size_t max_errors)
@@ -87,21 +82,12 @@ class form_validator {
       error(form_rule::part_lambda, name, "the part is empty");
       return;
     }
-    // (The checker does not know federated_secure_modular_sum: checked here instead.)
-    bool modular = false, others = false;
-    std::size_t modular_nodes = 0;  // (each may be one error more, which must not hide others)
-    for (std::uint32_t i = 0; i != t.nodes.size(); ++i)
-      modular_nodes += t.node(i).kind == block_kind::intrinsic && t.text(i) == modular_sum_uri;
-    for (const check_error& e : check(t, max_ + modular_nodes)) {
-      if (is_unknown_modular_sum(e)) {
-        modular = true;
-        continue;
-      }
-      others = true;
+    bool checked = true;
+    for (const check_error& e : check(t, max_)) {
+      checked = false;
       error(form_rule::part_check, e.path.empty() ? name : name + "." + e.path, e.problem);
     }
-    if (others) return;
-    if (modular && !modular_sums(t)) return;
+    if (!checked) return;
     const block_node& root = t.node(t.root);
     if (root.kind != block_kind::lambda) {
       error(form_rule::part_lambda, name,
@@ -239,28 +225,6 @@ class form_validator {
       return false;
     };
     walk(t, t.root, visit);
-  }
-
-  // federated_secure_modular_sum, TFF's own intrinsic (mapreduce/intrinsics.py), which the checker
-  // does not know: its type must be an instance of (<{V}@CLIENTS,M> -> V@SERVER), as
-  // federated_secure_sum's. True when the part holds no other error than its being unknown.
-  bool modular_sums(const computation_tree& t) {
-    frames_.resize(1);
-    bool ok = true;
-    auto visit = [&](std::uint32_t i) {
-      if (t.node(i).kind != block_kind::intrinsic || t.text(i) != modular_sum_uri) return true;
-      type_desc concrete;
-      concrete.root = copy_type(t.types, t.node(i).type, concrete);
-      if (!is_concrete_instance(concrete, describe<sig::federated_secure_sum>())) {
-        ok = false;
-        error(form_rule::part_check, here(),
-              "intrinsic `" + std::string(modular_sum_uri) + "` has type " + type_text(t, t.node(i).type) +
-                  ", which is not an instance of its signature (<{V}@CLIENTS,M> -> V@SERVER)");
-      }
-      return true;
-    };
-    walk(t, t.root, visit);
-    return ok;
   }
 
   // The broadcast and aggregation parts: (x -> (let a=intrinsic(args of x), ... in <a, ...>)).
