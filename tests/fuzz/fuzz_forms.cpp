@@ -78,8 +78,8 @@ void split(const ctff::computation_tree& round) {
     if (e.rule().empty()) std::abort();
     return;
   }
-  for (const auto* p : {&f.server_prepare, &f.server_to_client_broadcast, &f.client_work,
-                        &f.client_to_server_aggregation, &f.server_result}) {
+  for (const auto& part : f.parts()) {
+    const ctff::computation_tree* p = part.tree;
     if (p->nodes[p->root].kind != ctff::block_kind::lambda) std::abort();
     if (!ctff::check(*p, 1).empty()) std::abort();
     const auto r = ctff::rename_variables_in_preorder(*p);

@@ -21,10 +21,7 @@ TEST_CASE("forms: every part the splitter writes, and the round composed back, p
     INFO("round " << name);
     const ctff::computation_tree round = ctff_test::golden_round(name);
     const ctff::distribute_aggregate_form f = ctff::to_distribute_aggregate_form(round);
-    for (const ctff::computation_tree* part :
-         {&f.server_prepare, &f.server_to_client_broadcast, &f.client_work, &f.client_to_server_aggregation,
-          &f.server_result})
-      ctff_test::require_parses_string(ctff::serialize(*part));
+    for (const auto& part : f.parts()) ctff_test::require_parses_string(ctff::serialize(*part.tree));
     ctff_test::require_parses_string(ctff::serialize(ctff::rename_variables_in_preorder(f.client_work)));
     ctff::type_desc round_type = round.types;
     round_type.root = round.node(round.root).type;

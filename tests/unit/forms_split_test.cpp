@@ -103,17 +103,18 @@ TEST_CASE("forms: every round TFF converts splits into TFF's five parts, byte fo
     const auto tree = ctff::read_computation(forms_golden(round + ".binpb"));
     ctff::distribute_aggregate_form f;
     REQUIRE_NOTHROW(f = ctff::to_distribute_aggregate_form(tree));
-    const ctff::computation_tree* parts[] = {&f.server_prepare, &f.server_to_client_broadcast,
-                                             &f.client_work, &f.client_to_server_aggregation,
-                                             &f.server_result};
-    for (int i = 0; i != 5; ++i) compare_part(round, part_names[i], *parts[i]);
+    const auto parts = f.parts();  // (TFF's order and names)
+    for (int i = 0; i != 5; ++i) {
+      CHECK(parts[i].name == part_names[i]);
+      compare_part(round, part_names[i], *parts[i].tree);
+    }
     // TFF's summary: one line per part, '{:<28}: {}'.
     if (has_golden(round + ".summary.txt")) {
       std::string summary;
       for (int i = 0; i != 5; ++i) {
         std::string label = part_names[i];
         label.resize(std::max<std::size_t>(label.size(), 28), ' ');
-        summary += label + ": " + parts[i]->type_string(parts[i]->root) + "\n";
+        summary += label + ": " + parts[i].tree->type_string(parts[i].tree->root) + "\n";
       }
       CHECK(chomp(summary) == chomp(forms_golden(round + ".summary.txt")));
     }
@@ -164,9 +165,7 @@ TEST_CASE("forms: every round TFF refuses, ctff refuses with the rule's name") {
     if (extensions.count(round)) {
       ctff::distribute_aggregate_form f;
       REQUIRE_NOTHROW(f = ctff::to_distribute_aggregate_form(tree));
-      for (const auto* p : {&f.server_prepare, &f.server_to_client_broadcast, &f.client_work,
-                            &f.client_to_server_aggregation, &f.server_result})
-        CHECK(ctff::check(*p).empty());
+      for (const auto& p : f.parts()) CHECK(ctff::check(*p.tree).empty());
       continue;
     }
     std::string rule;
