@@ -1177,6 +1177,20 @@ TEST_CASE("forms: the round, its parts one by one and the form composed back agr
   CHECK(n.dead == 0);
 }
 
+TEST_CASE("forms: TFF's secure_modular_sum round, run whole, part by part and composed: the values' sum mod 97") {
+  const prepared_round p = prepare("secure_modular_sum");
+  ctff::executor ex({.threads = 2});
+  bind_all(ex, p);
+  const dynamic_value state = ctff::make_federated(placement_kind::server, true, {ctff::make_scalar<dtype::int32>(1)});
+  const dynamic_value data = at_clients({ctff::make_scalar<dtype::int32>(50), ctff::make_scalar<dtype::int32>(60),
+                                         ctff::make_scalar<dtype::int32>(90)});
+  const dynamic_value arg = ctff::make_struct_value({state, data});
+  // 50 + 60 + 90 = 200 = 2 * 97 + 6.
+  CHECK(scalar_of<dtype::int32>(ex.run(p.round, arg).structure().elements.at(1)) == 6);
+  CHECK(scalar_of<dtype::int32>(ctff::simulate_deployment(ex, p.form, state, data).structure().elements.at(1)) == 6);
+  CHECK(scalar_of<dtype::int32>(ex.run(p.composed, arg).structure().elements.at(1)) == 6);
+}
+
 TEST_CASE("forms: federated_aggregate rounds split by ctff run four ways alike, 0-8 clients, 1-8 threads") {
   const std::pair<std::string, ctff::computation_tree> rounds[] = {
       {"aggregate (golden)", ctff_test::golden_round("aggregate")},
