@@ -69,6 +69,16 @@ TEST_CASE("checker: goldens and traced computations are valid", "[check]") {
   }
 }
 
+TEST_CASE("checker: TFF's rounds calling federated_secure_modular_sum are valid", "[check]") {
+  for (const char* name : {"secure_modular_sum", "three_secure_args"}) {
+    INFO(name);
+    std::ifstream f(std::string(CTFF_FORMS_GOLDENS_DIR) + "/" + name + ".binpb", std::ios::binary);
+    REQUIRE(f.good());
+    const auto t = ctff::read_computation(std::string(std::istreambuf_iterator<char>(f), {}));
+    for (const auto& e : ctff::check(t)) FAIL_CHECK(e.message());
+  }
+}
+
 TEST_CASE("checker: references", "[check]") {
   SECTION("a name nothing binds") {
     Computation c = golden("simple_broadcast_map_sum");
@@ -195,6 +205,24 @@ TEST_CASE("checker: intrinsics, placements, literals", "[check]") {
     local(c, 0)->mutable_call()->mutable_function()->mutable_intrinsic()->set_uri("federated_sum");
     require_error(c, local0 + ".call.function",
                   "intrinsic `federated_sum` has type (int32@SERVER -> int32@CLIENTS), which is not an instance of its signature ({T}@CLIENTS -> T@SERVER)");
+  }
+  SECTION("TFF's federated_secure_modular_sum, (<{V}@CLIENTS,M> -> V@SERVER), and a type that is no instance") {
+    // An Intrinsic of TFF's mapreduce backend (FEDERATED_SECURE_MODULAR_SUM), of type
+    // (<{int32}@CLIENTS,int64> -> RESULT@SERVER).
+    auto modular_sum = [](const std::string& result) {
+      return text(
+          "type { function {"
+          "  parameter { struct {"
+          "    element { value { federated { placement { value { uri: 'clients' } } member { tensor { dtype: DT_INT32 } } } } }"
+          "    element { value { tensor { dtype: DT_INT64 } } } } }"
+          "  result { federated { placement { value { uri: 'server' } } all_equal: true member { tensor { dtype: " +
+          result + " } } } } } }"
+          "intrinsic { uri: 'federated_secure_modular_sum' }");
+    };
+    CHECK(errors_of(modular_sum("DT_INT32")).empty());
+    require_error(modular_sum("DT_FLOAT"), "",
+                  "intrinsic `federated_secure_modular_sum` has type (<{int32}@CLIENTS,int64> -> float32@SERVER), "
+                  "which is not an instance of its signature (<{V}@CLIENTS,M> -> V@SERVER)");
   }
   SECTION("an unknown placement") {
     const Computation c = text("type { placement {} } placement { uri: 'mars' }");

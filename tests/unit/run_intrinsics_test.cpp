@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "ctff/ctff.hpp"
@@ -281,6 +282,62 @@ TEST_CASE("run federated_secure_sum_bitwidth: bound 2^b - 1", "[run]") {
       [](auto v) { return federated_secure_sum_bitwidth(v, 1); });
   CHECK(ex.call<i64>(sb1, std::vector<i64>{1, 1, 0}) == 2);
   CHECK_THROWS_AS(ex.call<i64>(sb1, std::vector<i64>{2}), execution_error);
+}
+
+TEST_CASE("run federated_secure_modular_sum: per leaf, each value mod M, the sum mod M (hand-written)", "[run]") {
+  // TFF's backend intrinsic (no tracing): (a -> federated_secure_modular_sum(a)) of type
+  // (<{V}@CLIENTS,M> -> V@SERVER). int32 3, int64 9.
+  auto modular_sum = [](const std::string& v, const std::string& m) {
+    return read_computation(w::apply_intrinsic(w::struct_type({{"", w::at_clients(v)}, {"", m}}), w::at_server(v),
+                                               "federated_secure_modular_sum"));
+  };
+  auto ex = on_threads(2);
+  auto arg = [](dynamic_value v, dynamic_value m) { return make_struct_value({std::move(v), std::move(m)}); };
+  auto at_server_i32 = [](i32 x) { return make_federated(placement_kind::server, true, {make_scalar<dtype::int32>(x)}); };
+  auto m32 = [](i32 x) { return make_scalar<dtype::int32>(x); };
+  const computation_tree scalar = modular_sum(w::tensor(3), w::tensor(3));
+  // 5 + 2 + 4 = 11 = 4 (mod 7); so is 5 + 9 + 200 = 214 = 30 * 7 + 4.
+  CHECK(ex.run(scalar, arg(i32s({5, 9, 200}), m32(7))) == at_server_i32(4));
+  // A floor modulo: -1 = 6, -15 = 6 (mod 7); 12 = 5 (mod 7), as -16 = -3 * 7 + 5.
+  CHECK(ex.run(scalar, arg(i32s({-1, -15}), m32(7))) == at_server_i32(5));
+  // No int32 overflow: 2147483647 = 647 (mod 1000), 3 * 647 = 1941 = 941; int32's wrapping sum
+  // 2147483645 would give 645.
+  CHECK(ex.run(scalar, arg(i32s({int_max, int_max, int_max}), m32(1000))) == at_server_i32(941));
+  CHECK(ex.run(scalar, arg(i32s({int_min}), m32(3))) == at_server_i32(1));  // -2147483648 = -715827883 * 3 + 1
+  CHECK(ex.run(scalar, arg(i32s({}), m32(7))) == at_server_i32(0));
+  CHECK(ex.run(scalar, arg(i32s({6, 6}), m32(1))) == at_server_i32(0));
+  for (i32 bad : {0, -3}) {
+    const execution_error e = error_of<execution_error>([&] { ex.run(scalar, arg(i32s({1}), m32(bad))); });
+    CHECK(e.problem() == "federated_secure_modular_sum: the modulus " + std::to_string(bad) +
+                             " lies outside [1, 2147483647] (the int32 values' range)");
+  }
+  // An int64 modulus larger than int32's values can hold.
+  const computation_tree wide = modular_sum(w::tensor(3), w::tensor(9));
+  CHECK_THROWS_AS(ex.run(wide, arg(i32s({1}), make_scalar<dtype::int64>(i64{1} << 40))), execution_error);
+  CHECK(ex.run(wide, arg(i32s({3, 4}), make_scalar<dtype::int64>(5))) == at_server_i32(2));
+  // Floats are not summed modulo anything.
+  const computation_tree floats = modular_sum(w::tensor(1), w::tensor(3));
+  const dynamic_value f = make_federated(placement_kind::clients, false, {make_scalar<dtype::float32>(1.0f)});
+  CHECK(error_of<execution_error>([&] { ex.run(floats, arg(f, m32(7))); }).problem() ==
+        "federated_secure_modular_sum: a modular sum of float32 members (integers only)");
+
+  // A struct member: a struct modulus leaf by leaf, or one scalar for every leaf (TFF's
+  // execution_contexts_test: values [1,2], [3,4], [10,15] and modulus [5,7] give [4,0]).
+  const std::string pair = w::struct_type({{"", w::tensor(3)}, {"", w::tensor(3)}});
+  auto pairs = [](std::vector<std::pair<i32, i32>> v) {
+    std::vector<dynamic_value> m;
+    for (auto [a, b] : v) m.push_back(make_struct_value({make_scalar<dtype::int32>(a), make_scalar<dtype::int32>(b)}));
+    return make_federated(placement_kind::clients, false, std::move(m));
+  };
+  auto at_server_pair = [](i32 a, i32 b) {
+    return make_federated(placement_kind::server, true,
+                          {make_struct_value({make_scalar<dtype::int32>(a), make_scalar<dtype::int32>(b)})});
+  };
+  const computation_tree by_leaf = modular_sum(pair, pair);
+  CHECK(ex.run(by_leaf, arg(pairs({{1, 2}, {3, 4}, {10, 15}}), make_struct_value({m32(5), m32(7)}))) ==
+        at_server_pair(4, 0));  // 14 = 4 (mod 5), 21 = 0 (mod 7)
+  const computation_tree one = modular_sum(pair, w::tensor(3));
+  CHECK(ex.run(one, arg(pairs({{1, 2}, {3, 4}}), m32(5))) == at_server_pair(4, 1));  // 4, 6 = 1 (mod 5)
 }
 
 // ---- select ------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 // COMP is a federated_language.Computation, binary or protobuf text format (`-`: standard input),
 // of type (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,X@SERVER>). For each part P it writes P.binpb,
 // P.type.txt, P.compact.txt and P.formatted.txt, then summary.txt (TFF's summary lines), and
-// prints the summary. Nothing is written unless the whole split succeeds and its parts pass the
-// form validator (ctff::form_errors with the round's type).
+// prints the summary. Nothing is written unless the whole split succeeds (the splitter's parts
+// pass the form validator with the round's type, renamed or not).
 // Exit status: 0 written; 1 the round cannot be split (the rule, where, and why); 2 bad input:
 // unreadable COMP, bytes that are not a Computation, one ctff's checker refuses, an OUTDIR that
 // cannot be made or written, or bad usage.
@@ -49,15 +49,6 @@ using ctff_tools::slurp;
 struct cannot_split {
   std::string message;
 };
-
-// The checker's errors that only say it does not know TFF's own `federated_secure_modular_sum`:
-// the splitter accepts that intrinsic as TFF does, so its parts may hold it too.
-std::vector<ctff::check_error> check_errors(const ctff::computation_tree& t) {
-  std::vector<ctff::check_error> out;
-  for (auto& e : ctff::check(t))
-    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos) out.push_back(e);
-  return out;
-}
 
 void write_file(const std::filesystem::path& p, const std::string& content) {
   std::ofstream f(p, std::ios::binary | std::ios::trunc);
@@ -106,31 +97,22 @@ int main(int argc, char** argv) {
       throw cannot_split{e.rule() + (e.path().empty() ? "" : " at " + e.path()) + ": " + e.problem()};
     }
 
-    const std::pair<const char*, ctff::computation_tree*> parts[] = {
-        {"server_prepare", &form.server_prepare},
-        {"server_to_client_broadcast", &form.server_to_client_broadcast},
-        {"client_work", &form.client_work},
-        {"client_to_server_aggregation", &form.client_to_server_aggregation},
-        {"server_result", &form.server_result}};
-    // Every part is checked before anything is written (a part that failed would be a splitter bug).
-    for (auto& [name, tree] : parts) {
-      if (rename) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
-      const auto errors = check_errors(*tree);
-      if (!errors.empty())
-        throw cannot_split{std::string("internal at ") + name + ": the part fails ctff's checker: " +
-                           errors.front().message()};
+    // The splitter validated the parts as a form of the round (ctff::form_errors); renamed, they
+    // are validated again before anything is written (a failure would be a bug).
+    const auto parts = form.parts();
+    if (rename) {
+      for (const auto& [name, tree] : parts) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
+      if (const auto errors = ctff::form_errors(form, round.type_of(round.root), 1); !errors.empty())
+        throw cannot_split{"internal: the renamed parts fail the form validator: " +
+                           std::string(errors.front().what())};
     }
-    // And the parts are a form of this round, as the validator (and so simulate_deployment and
-    // from_distribute_aggregate_form) will take them, federated_aggregate's functions included.
-    if (const auto errors = ctff::form_errors(form, round.type_of(round.root), 1); !errors.empty())
-      throw cannot_split{"internal: the parts fail the form validator: " + std::string(errors.front().what())};
 
     std::error_code ec;
     std::filesystem::create_directories(outdir, ec);
     if (!std::filesystem::is_directory(outdir))
       throw input_error{"cannot make the directory " + outdir.string() + (ec ? ": " + ec.message() : "")};
     for (const auto& [name, tree] : parts) {
-      const std::string base = name;
+      const std::string base(name);
       write_file(outdir / (base + ".binpb"), ctff::serialize(*tree));
       write_file(outdir / (base + ".type.txt"), ctff::type_string(*tree) + "\n");
       write_file(outdir / (base + ".compact.txt"), ctff::compact(*tree) + "\n");

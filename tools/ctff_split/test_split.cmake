@@ -84,7 +84,7 @@ run(0 out err ${GOLDENS}/select_keys_broadcast.binpb ${WORK}/select_keys_broadca
 foreach(case
     "two_rounds|ctff-split: cannot split: broadcast_after_aggregation: "
     "one_parameter|ctff-split: cannot split: round_parameters: "
-    "state_at_clients|ctff-split: cannot split: server_only at server_prepare: "
+    "state_at_clients|ctff-split: cannot split: server_only at server_prepare.lambda.result."
     "select_keys_from_clients|ctff-split: cannot split: unavailable_inputs")
   string(REPLACE "|" ";" case "${case}")
   list(GET case 0 name)

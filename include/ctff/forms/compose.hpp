@@ -14,6 +14,7 @@
 // fields in number order, and read back, so the result is an ordinary tree.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -58,9 +59,7 @@ inline std::string type_message(const type_desc& d, std::uint32_t ty) {
 class form_composer {
  public:
   form_composer(const distribute_aggregate_form& f, const type_desc* round)
-      : parts_{&f.server_prepare, &f.server_to_client_broadcast, &f.client_work,
-               &f.client_to_server_aggregation, &f.server_result},
-        round_(round) {}
+      : parts_(f.parts()), round_(round) {}
 
   std::string bytes() const {
     using w = front_writer;
@@ -111,7 +110,7 @@ class form_composer {
  private:
   using w = front_writer;
 
-  const computation_tree& part(int k) const { return *parts_[k]; }
+  const computation_tree& part(int k) const { return *parts_[static_cast<std::size_t>(k)].tree; }
   std::uint32_t fn(int k) const { return part(k).node(part(k).root).type; }
   std::string param(int k) const { return type_message(part(k).types, part(k).types.kid(fn(k), 0)); }
   std::string result(int k) const { return type_message(part(k).types, part(k).types.kid(fn(k), 1)); }
@@ -180,7 +179,7 @@ class form_composer {
     return computation(type, computation_field::call, c);
   }
 
-  const computation_tree* parts_[5];
+  std::array<form_part<const computation_tree>, 5> parts_;
   const type_desc* round_;
 };
 
@@ -189,10 +188,9 @@ inline computation_tree composed(const std::string& bytes) {
   // The parts are trees already (read under whatever limits): their composition is read unlimited.
   computation_tree t = read_computation(bytes, read_limits{.max_depth = static_cast<std::size_t>(-1),
                                                            .max_bytes = static_cast<std::size_t>(-1)});
-  for (const check_error& e : check(t))  // (the rules make it impossible)
-    if (!is_unknown_modular_sum(e))      // (checked by validate)
-      throw form_error(std::string(rule_name(form_rule::part_check)), e.path,
-                       "the composed round does not check: " + e.problem);
+  if (const auto e = check(t, 1); !e.empty())  // (the rules make it impossible)
+    throw form_error(std::string(rule_name(form_rule::part_check)), e.front().path,
+                     "the composed round does not check: " + e.front().problem);
   return t;
 }
 

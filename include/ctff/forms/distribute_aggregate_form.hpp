@@ -10,13 +10,30 @@
 // broadcast (a secure sum's bound, say). Each part is a Computation of its own, as read from bytes.
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "ctff/read/tree.hpp"
 
 namespace ctff {
+
+namespace detail {
+// The parts in the order a round runs them (and TFF lists them), as paths and summaries name them.
+inline constexpr std::array<std::string_view, 5> form_part_names = {
+    "server_prepare", "server_to_client_broadcast", "client_work", "client_to_server_aggregation",
+    "server_result"};
+}  // namespace detail
+
+// A part of a form as `distribute_aggregate_form::parts()` lists it: its name and its computation
+// (Tree: computation_tree, or const computation_tree).
+template <class Tree>
+struct form_part {
+  std::string_view name;
+  Tree* tree;
+};
 
 struct distribute_aggregate_form {
   computation_tree server_prepare;
@@ -24,6 +41,21 @@ struct distribute_aggregate_form {
   computation_tree client_work;
   computation_tree client_to_server_aggregation;
   computation_tree server_result;
+
+  // The five parts in the order a round runs them (and TFF lists them).
+  std::array<form_part<const computation_tree>, 5> parts() const { return parts_of<const computation_tree>(*this); }
+  std::array<form_part<computation_tree>, 5> parts() { return parts_of<computation_tree>(*this); }
+
+ private:
+  template <class Tree, class Form>
+  static std::array<form_part<Tree>, 5> parts_of(Form& f) {
+    const auto& n = detail::form_part_names;
+    return {{{n[0], &f.server_prepare},
+             {n[1], &f.server_to_client_broadcast},
+             {n[2], &f.client_work},
+             {n[3], &f.client_to_server_aggregation},
+             {n[4], &f.server_result}}};
+  }
 };
 
 // A round that cannot be split, or five parts that are not a DistributeAggregateForm. `rule()`

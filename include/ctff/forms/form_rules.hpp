@@ -3,9 +3,11 @@
 // the one table of them, which docs/forms.md repeats.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <set>
+#include <string>
 #include <string_view>
 
 namespace ctff {
@@ -84,21 +86,24 @@ inline constexpr form_rule_entry form_rules[] = {
 };
 
 namespace detail {
-// The parts in the order a round runs them (and TFF lists them), as paths and summaries name them.
-inline constexpr std::array<std::string_view, 5> form_part_names = {
-    "server_prepare", "server_to_client_broadcast", "client_work", "client_to_server_aggregation",
-    "server_result"};
-
 // The intrinsics each intrinsic part may call (broadcast_only, aggregation_only), which are also
 // what the splitter splits on.
 inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
                                                             "federated_secure_select"};
-// TFF registers federated_secure_modular_sum beside federated_language's own (mapreduce/intrinsics.py);
-// ctff's checker does not know it, so a part holding it fails part_check first.
+// (federated_secure_modular_sum is TFF's own, its mapreduce backend's, beside federated_language's.)
 inline constexpr std::string_view aggregation_intrinsics[] = {
     "federated_aggregate", "federated_sum",        "federated_mean",
     "federated_weighted_mean", "federated_min",    "federated_max",
     "federated_secure_sum", "federated_secure_sum_bitwidth", "federated_secure_modular_sum"};
+// The same as the splitter looks them up.
+inline const std::set<std::string>& broadcast_uris() {
+  static const std::set<std::string> s(std::begin(broadcast_intrinsics), std::end(broadcast_intrinsics));
+  return s;
+}
+inline const std::set<std::string>& aggregation_uris() {
+  static const std::set<std::string> s(std::begin(aggregation_intrinsics), std::end(aggregation_intrinsics));
+  return s;
+}
 }  // namespace detail
 
 inline constexpr std::size_t form_rule_count = sizeof(form_rules) / sizeof(form_rules[0]);

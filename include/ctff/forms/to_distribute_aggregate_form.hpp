@@ -13,7 +13,9 @@
 //      server_prepare, server_to_client_broadcast (their one-element parameters unnested), and
 //      the rest (forms/split_by_intrinsics.hpp), the injected broadcast's result dropped;
 //   6. the rest split at the aggregations: client_work (its first result kept),
-//      client_to_server_aggregation, and server_result as a function of <T, A_O>.
+//      client_to_server_aggregation, and server_result as a function of <T, A_O>;
+//   7. the five parts validated as a form of the round (forms/validate.hpp), as TFF's
+//      DistributeAggregateForm constructor checks what its conversion made.
 // Parity: the five parts' bytes are TFF's up to the names of the bindings
 // (ctff::rename_variables_in_preorder makes them comparable).
 //
@@ -43,13 +45,21 @@
 #include <utility>
 #include <vector>
 
+#include "ctff/forms/building_block.hpp"
 #include "ctff/forms/distribute_aggregate_form.hpp"
+#include "ctff/forms/form_rules.hpp"
 #include "ctff/forms/split_by_intrinsics.hpp"
-#include "ctff/forms/tff_form_checks.hpp"
+#include "ctff/forms/validate.hpp"
 #include "ctff/read/checker.hpp"
 
 namespace ctff {
 namespace detail {
+
+// The five parts as building blocks.
+struct daf_blocks {
+  bb server_prepare, server_to_client_broadcast, client_work, client_to_server_aggregation,
+      server_result;
+};
 
 // The nodes whose value depends on a node matching `pred` (an intrinsic's node itself included),
 // references following the Block locals they name (tree_analysis._extract_nodes_consuming).
@@ -267,9 +277,8 @@ inline std::vector<bb_elem> items_of_struct(const bb& s, const char* what) {
   return s->elems;
 }
 
-// `round_type`: the round's type as its Computation states it, which TFF's last checks compare
-// the parts with (no_index: the type its building blocks make, which the first checks use).
-inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t round_type = no_index) {
+// The five parts, not yet checked as a form (split_tree does).
+inline daf_blocks split_round(form_context& c, const bb& round) {
   const std::uint32_t t = round->type;
   if (!c.is_function(t)) throw form_error("round_type", "", "the round is not a function");
   const std::uint32_t p = c.param_of(t);
@@ -347,43 +356,38 @@ inline daf_blocks split_round(form_context& c, const bb& round, std::uint32_t ro
   out.client_to_server_aggregation = second.intrinsic;
   out.server_result = as_function_of_some_subparameters(c, second.after, {{0}, {1}});
   c.stage("14-server_result_of_some_subparameters", out.server_result);
-  const std::uint32_t stated = round_type == no_index ? t : round_type;
-  if (!c.is_function(stated) || !c.is_struct(c.result_of(stated)) || c.size_of(c.result_of(stated)) != 2 ||
-      c.param_of(stated) == no_index || !c.is_struct(c.param_of(stated)) || c.size_of(c.param_of(stated)) != 2)
-    throw form_error("round_type", "", "the round's stated type is not that of a round");
-  check_form_like_tff(c, stated, out);
   return out;
 }
 
 }  // namespace detail
 
 namespace detail {
-// The tree checked and split, in a context made from its types (form_context c(round.types)).
-inline daf_blocks split_tree(form_context& c, const computation_tree& round) {
+// The tree checked and split, in a context made from its types (form_context c(round.types)); the
+// parts must then be a form of the round, as TFF's DistributeAggregateForm constructor checks
+// what its conversion made (forms.py): the form validator's first error is thrown.
+inline distribute_aggregate_form split_tree(form_context& c, const computation_tree& round) {
   if (round.root == no_index || round.root >= round.nodes.size())
     throw form_error("valid_computation", "", "an empty computation");
-  // (TFF's own backend registers federated_secure_modular_sum, which federated_language and so
-  // ctff's checker do not know: the splitter takes it as TFF does.)
-  for (const auto& e : check(round))
-    if (e.problem.find("`federated_secure_modular_sum`") == std::string::npos)
-      throw form_error("valid_computation", e.path, e.problem);
-  return split_round(c, from_tree(c, round), round.nodes[round.root].type);
+  if (const auto e = check(round, 1); !e.empty()) throw form_error("valid_computation", e.front().path, e.front().problem);
+  const daf_blocks parts = split_round(c, from_tree(c, round));
+  distribute_aggregate_form f;
+  f.server_prepare = to_tree(c, parts.server_prepare);
+  f.server_to_client_broadcast = to_tree(c, parts.server_to_client_broadcast);
+  f.client_work = to_tree(c, parts.client_work);
+  f.client_to_server_aggregation = to_tree(c, parts.client_to_server_aggregation);
+  f.server_result = to_tree(c, parts.server_result);
+  validate(f, round.type_of(round.root));
+  return f;
 }
 }  // namespace detail
 
 // The round split into its five parts (see the top of this header); throws ctff::form_error
-// naming the rule when it cannot be split, or when the tree is not a valid typed computation
+// naming the rule when it cannot be split, when the parts are no form of it (the validator's
+// rules, forms/validate.hpp), or when the tree is not a valid typed computation
 // (`valid_computation`, with the checker's first error).
 inline distribute_aggregate_form to_distribute_aggregate_form(const computation_tree& round) {
   detail::form_context c(round.types);
-  const detail::daf_blocks parts = detail::split_tree(c, round);
-  distribute_aggregate_form f;
-  f.server_prepare = detail::to_tree(c, parts.server_prepare);
-  f.server_to_client_broadcast = detail::to_tree(c, parts.server_to_client_broadcast);
-  f.client_work = detail::to_tree(c, parts.client_work);
-  f.client_to_server_aggregation = detail::to_tree(c, parts.client_to_server_aggregation);
-  f.server_result = detail::to_tree(c, parts.server_result);
-  return f;
+  return detail::split_tree(c, round);
 }
 
 }  // namespace ctff

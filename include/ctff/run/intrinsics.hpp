@@ -1,4 +1,5 @@
-// The 27 intrinsics of federated_language as the executor runs them (reference/execution.md §3).
+// The 27 intrinsics of federated_language, and TFF's federated_secure_modular_sum, as the executor
+// runs them (reference/execution.md §3).
 // Every fold is a left fold in client order from the zero or identity, so results do not depend
 // on the number of threads; per-client calls run on the workers.
 #pragma once
@@ -21,6 +22,7 @@
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
 #include "ctff/run/intrinsic_steps.hpp"
+#include "ctff/run/modular_sum.hpp"
 #include "ctff/run/pointwise.hpp"
 #include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
@@ -236,6 +238,11 @@ class intrinsic_fn final : public function_impl {
       dynamic_value s = acc.result();
       if (r == row_at("federated_mean")) s = divide_leaves(s, {}, true, static_cast<double>(n));
       return at(placement_kind::server, std::move(s));
+    }
+    if (r == row_at("federated_secure_modular_sum")) {
+      const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
+      return at(placement_kind::server, modular_sum(v, n, element(need(), 1, what.c_str()),
+                                                    type_.param().kid(0).member(), what.c_str()));
     }
     if (r == row_at("federated_weighted_mean")) {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());

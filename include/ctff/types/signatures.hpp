@@ -1,4 +1,5 @@
-// The generic type signatures of federated_language's 27 intrinsics (intrinsic_defs.py), spelled
+// The generic type signatures of federated_language's 27 intrinsics (intrinsic_defs.py) and of
+// TFF's backend intrinsic federated_secure_modular_sum (backends/mapreduce/intrinsics.py), spelled
 // with abstract types. read/checker.hpp checks every Intrinsic node it reads against them; on the
 // tracing side every Intrinsic node is made by `intrinsic_node` (trace/build.hpp), which checks
 // its concrete type against one of them (types/instance.hpp), as building_blocks.Intrinsic does.
@@ -41,6 +42,8 @@ using federated_min = function_t<at_c<T>, at_s<T>>;
 using federated_max = function_t<at_c<T>, at_s<T>>;
 using federated_secure_sum = function_t<struct_t<at_c<V>, M>, at_s<V>>;
 using federated_secure_sum_bitwidth = function_t<struct_t<at_c<V>, B>, at_s<V>>;
+// TFF's own (tensorflow_federated's mapreduce backend), not federated_language's; M the modulus.
+using federated_secure_modular_sum = function_t<struct_t<at_c<V>, M>, at_s<V>>;
 using federated_select =
     function_t<struct_t<at_c<Ks>, at_s<int32>, at_s<T>, function_t<struct_t<T, int32>, U>>,
                at_c<sequence_t<U>>>;
@@ -90,6 +93,8 @@ using federated_max = intrinsic_row<"federated_max", sig::federated_max>;
 using federated_secure_sum = intrinsic_row<"federated_secure_sum", sig::federated_secure_sum>;
 using federated_secure_sum_bitwidth =
     intrinsic_row<"federated_secure_sum_bitwidth", sig::federated_secure_sum_bitwidth>;
+using federated_secure_modular_sum =
+    intrinsic_row<"federated_secure_modular_sum", sig::federated_secure_modular_sum>;
 using federated_select = intrinsic_row<"federated_select", sig::federated_select>;
 using federated_secure_select =
     intrinsic_row<"federated_secure_select", sig::federated_secure_select>;
@@ -126,6 +131,7 @@ using intrinsic_table = intrinsic_rows<
     row::federated_max,
     row::federated_secure_sum,
     row::federated_secure_sum_bitwidth,
+    row::federated_secure_modular_sum,
     row::federated_select,
     row::federated_secure_select,
     row::federated_sum,
