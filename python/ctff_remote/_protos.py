@@ -119,4 +119,5 @@ def load():
       "federated_language/proto/*_pb2.py) were not found"
       + (f" in {', '.join(tried)}" if tried else "")
       + ": build them (`cmake --build BUILD --target ctff_remote_python`, into BUILD/proto/python) "
-      f"and pass that directory as proto_path=, set {ENV}, or install them on sys.path")
+      f"and pass that directory as proto_path=, set {ENV}, or install them on sys.path "
+      "(`cmake --install` of a build with gRPC installs this package with them)")
