@@ -6,9 +6,10 @@ looked for, first found wins:
 
 1. a directory given to `set_proto_path(DIR)` or `execution_context(..., proto_path=DIR)`;
 2. the directories in the environment variable CTFF_REMOTE_PROTO_PATH (os.pathsep-separated);
-3. an installed location: the modules already importable from sys.path (e.g. the directory
+3. installed with this package: ctff_remote/_messages (`cmake --install` puts them there);
+4. an installed location: the modules already importable from sys.path (e.g. the directory
    copied into site-packages, or TFF's and federated_language's own packages);
-4. in a source checkout: the newest REPO/build/*/proto/python beside this package.
+5. in a source checkout: the newest REPO/build/*/proto/python beside this package.
 
 A directory that is used is put at the front of sys.path, since the modules import each other by
 their package names (tensorflow_federated.proto.v0.executor_pb2 imports
@@ -61,6 +62,12 @@ def _candidates():
       yield os.path.abspath(p)
 
 
+def _installed_dir():
+  """ctff_remote/_messages, where ctff's install rules (proto/CMakeLists.txt) put the modules."""
+  path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_messages")
+  return path if _has_modules(path) else None
+
+
 def _source_checkout_dirs():
   repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
   found = [d for d in glob.glob(os.path.join(repo, "build", "*", "proto", "python")) if _has_modules(d)]
@@ -88,6 +95,13 @@ def load():
       _loaded.path = path
       return _loaded
     tried.append(path)
+  path = _installed_dir()
+  if path is not None:
+    if path not in sys.path:
+      sys.path.insert(0, path)
+    _loaded = _import_all()
+    _loaded.path = path
+    return _loaded
   try:
     _loaded = _import_all()
     _loaded.path = None  # an installed location
@@ -105,4 +119,5 @@ def load():
       "federated_language/proto/*_pb2.py) were not found"
       + (f" in {', '.join(tried)}" if tried else "")
       + ": build them (`cmake --build BUILD --target ctff_remote_python`, into BUILD/proto/python) "
-      f"and pass that directory as proto_path=, set {ENV}, or install them on sys.path")
+      f"and pass that directory as proto_path=, set {ENV}, or install them on sys.path "
+      "(`cmake --install` of a build with gRPC installs this package with them)")

@@ -3,9 +3,10 @@
 #       installs the ctff build tree into a fresh <dir>.
 #   -DMODE=consumer -DSOURCE_DIR=<project> -DBINARY_DIR=<dir> -DCXX_COMPILER=<c++>
 #                   [-DGENERATOR=<gen>] [-DBUILD_TYPE=<cfg>] [-DPREFIX=<dir>] [-DCTFF_SOURCE_DIR=<dir>]
-#                   [-DRUN_AFTER=<cmd>|<arg>|... -DEXPECT=<regex>]
+#                   [-DCONFIG_CXX_FLAGS=<flags>] [-DRUN_AFTER=<cmd>|<arg>|... -DEXPECT=<regex>]
 #       configures <project> from scratch (PREFIX -> CMAKE_PREFIX_PATH, CTFF_SOURCE_DIR passed on),
-#       builds it, and runs every executable it lists in <dir>/consumer_executables.txt; or, with
+#       builds it (CONFIG_CXX_FLAGS: its CMAKE_CXX_FLAGS_<BUILD_TYPE>, else CMake's default for
+#       the build type), and runs every executable it lists in <dir>/consumer_executables.txt; or, with
 #       RUN_AFTER (`|` between its words), runs that command, which must exit with 0 and print a
 #       line matching EXPECT (a project that makes no executable: the plugin template).
 
@@ -37,6 +38,10 @@ elseif(MODE STREQUAL "consumer")
   endif()
   if(BUILD_TYPE)
     list(APPEND _args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+    if(DEFINED CONFIG_CXX_FLAGS)
+      string(TOUPPER "${BUILD_TYPE}" _upper)
+      list(APPEND _args "-DCMAKE_CXX_FLAGS_${_upper}=${CONFIG_CXX_FLAGS}")
+    endif()
   endif()
   if(PREFIX)
     list(APPEND _args "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCTFF_EXPECTED_PREFIX=${PREFIX}")
