@@ -338,3 +338,26 @@ TEST_CASE("a tap inside a function shipped with what it reads from outside", "[r
                                       {call + ".call.argument.struct[1]", workers[0], 1, "7"},
                                       {call + ".call.argument.struct[1]", workers[1], 2, "7"}});
 }
+
+TEST_CASE("clients' values nobody holds any more are disposed of on the workers, round after round", "[remote][executor]") {
+  auto a = ctff::serve(), b = ctff::serve();
+  ctff::remote_executor r({.workers = {address(*a), address(*b)}}, {.clients = 4});
+  const ctff::computation_tree t = tree_of_text(plus_k);
+  // New data every round (as a caller that builds its argument anew sends it): each worker holds
+  // the last round's slice only, not one more per round up to the cache's bound.
+  for (std::int32_t round = 0; round != 20; ++round) {
+    CHECK(r.run(t, clients({round, round + 1, round + 2, round + 3})) ==
+          clients({round + 7, round + 8, round + 9, round + 10}));
+    CHECK(a->service().values() == 1);
+    CHECK(b->service().values() == 1);
+  }
+  // Data the caller keeps stays cached: sent once.
+  const ctff::dynamic_value kept = clients({1, 2, 3, 4});
+  CHECK(r.run(t, kept) == clients({8, 9, 10, 11}));
+  const ctff::wire_traffic before = r.traffic();
+  CHECK(r.run(t, kept) == clients({8, 9, 10, 11}));
+  const ctff::wire_traffic again = r.traffic();
+  CHECK(r.run(t, clients({1, 2, 3, 4})) == clients({8, 9, 10, 11}));  // equal, but not the same nodes
+  const ctff::wire_traffic fresh = r.traffic();
+  CHECK(again.sent - before.sent < fresh.sent - again.sent);
+}

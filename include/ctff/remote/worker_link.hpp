@@ -65,8 +65,10 @@ class worker_link {
 
   // Clients' values this worker already holds, by the identity of their nodes (kept alive here,
   // so that an address is never reused while it is a key): the same data sent again (a training
-  // set, round after round) is not sent again. The least recently used of more than `cached_max`
-  // is disposed of.
+  // set, round after round) is not sent again. Data nobody else holds any more (a caller's
+  // argument gone: it can never be sent again) is disposed of as soon as more is remembered, and
+  // the least recently used of more than `cached_max`; so memory stays flat over many rounds of
+  // new data on both sides.
   static constexpr std::size_t cached_max = 16;
   struct cache_key {
     std::string executor;
@@ -84,6 +86,15 @@ class worker_link {
     std::vector<std::pair<std::string, std::string>> drop;  // (executor, ref), disposed unlocked
     {
       std::lock_guard lock(cache_m_);
+      for (auto it = cache_.begin(); it != cache_.end();) {
+        const auto& p = it->second.pin;
+        if (std::all_of(p.begin(), p.end(), [](const dynamic_value& v) { return v.sole(); })) {
+          drop.emplace_back(it->first.executor, it->second.ref);
+          it = cache_.erase(it);
+        } else {
+          ++it;
+        }
+      }
       cache_[std::move(k)] = cached_value{std::move(ref), std::move(pin), ++clock_};
       while (cache_.size() > cached_max) {
         auto old = std::min_element(cache_.begin(), cache_.end(),
