@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <malloc.h>
+
 #include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
 
@@ -161,8 +163,18 @@ int main(int argc, char** argv) {
       std::_Exit(0);
     }
   });
+  // What the rounds freed goes back to the system every second (glibc keeps freed pages in its
+  // arenas, one per thread that allocated): resident memory then follows what is held, flat over
+  // many rounds (tools/flat_memory.py).
+  std::thread trimmer([&] {
+    while (!done) {
+      for (int k = 0; k != 10 && !done; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      malloc_trim(0);
+    }
+  });
   w->wait();
   done = true;
   stopper.join();
+  trimmer.join();
   return 0;
 }
