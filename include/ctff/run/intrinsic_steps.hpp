@@ -1,5 +1,5 @@
-// Steps the intrinsics share: folds over the clients in client order, per-client calls on the
-// workers, the secure sums' bounds, the mean's division, the extremes' start values, zips.
+// Steps the intrinsics share: per-client calls on the workers, the secure sums' bounds, the mean's
+// division, the extremes' start values, zips.
 #pragma once
 
 #include <cstddef>
@@ -20,13 +20,6 @@
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
-
-// Folds f over the clients' members of v, in client order, from `init`.
-template <class F>
-dynamic_value fold_clients(const federated_data& v, std::size_t n, dynamic_value init, const F& f) {
-  for (std::size_t i = 0; i != n; ++i) init = f(init, member(v, i));
-  return init;
-}
 
 inline dynamic_value at(placement_kind where, dynamic_value m) {
   return make_federated(where, true, {std::move(m)});
