@@ -125,9 +125,7 @@ class aggregation_rule {
       case aggregation_kind::weighted_mean: {
         const tensor_data& w = tensor_of(*weight, "federated_weighted_mean");
         s.acc->update(x, [&](tensor_data& a, const tensor_data& y) {
-          if (!is_floating(a.dt) && !is_complex(a.dt))
-            throw run_fault(std::string("a mean of ") + std::string(dtype_name(a.dt)) +
-                            " members (float or complex only)");
+          check_mean_member(a.dt);
           tensor_op_into(binary_op::plus, a, y, &w);
         });
         s.weight->update(*weight, add_leaf);

@@ -85,14 +85,17 @@ inline dynamic_value bitwidth_bound(const dynamic_value& bits, const char* what)
   return make_scalar<dtype::int64>((std::int64_t{1} << b[0]) - 1);
 }
 
+// The means take float or complex members only.
+inline void check_mean_member(dtype d) {
+  if (!is_floating(d) && !is_complex(d))
+    throw run_fault(std::string("a mean of ") + std::string(dtype_name(d)) + " members (float or complex only)");
+}
 // The mean's division: every leaf divided by a scalar of its own dtype.
 inline dynamic_value divide_leaves(const dynamic_value& v, const dynamic_value& by_w, bool by_count, double count) {
   switch (v.kind()) {
     case value_kind::tensor: {
       const tensor_data& t = v.tensor();
-      if (!is_floating(t.dt) && !is_complex(t.dt))
-        throw run_fault(std::string("a mean of ") + std::string(dtype_name(t.dt)) +
-                        " members (float or complex only)");
+      check_mean_member(t.dt);
       const tensor_data d =
           by_count ? cast_tensor(tensor_data{dtype::float64, {}, std::vector<double>{count}}, t.dt)
                    : cast_tensor(by_w.tensor(), t.dt);
