@@ -113,17 +113,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
 
   Status DisposeExecutor(Ctx*, const tensorflow_federated::v0::DisposeExecutorRequest* rq,
                          tensorflow_federated::v0::DisposeExecutorResponse*) override {
-    return answer([&] {
-      // An executor already gone is no error: TFF's clients dispose again after a worker restart.
-      std::lock_guard lock(m_);
-      auto id = by_id_.find(rq->executor().id());
-      if (id == by_id_.end()) return;
-      auto it = by_key_.find(id->second);
-      if (--it->second.refs == 0) {
-        by_key_.erase(it);
-        by_id_.erase(id);
-      }
-    });
+    return answer([&] { release(rq->executor().id()); });
   }
 
   // How many executors the worker holds, and values over all of them (for tests and monitoring).
@@ -181,6 +171,19 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
     ++it->second.refs;
     it->second.used = std::chrono::steady_clock::now();
     return it->second.e->id();
+  }
+
+  // Counts executor `id` once less, destroying it at none. An executor already gone is no error:
+  // TFF's clients dispose again after a worker restart.
+  void release(const std::string& id) {
+    std::lock_guard lock(m_);
+    auto k = by_id_.find(id);
+    if (k == by_id_.end()) return;
+    auto it = by_key_.find(k->second);
+    if (--it->second.refs == 0) {
+      by_key_.erase(it);
+      by_id_.erase(k);
+    }
   }
 
   // The values of metadata `key` the client sent.
