@@ -115,25 +115,7 @@ class aggregation_rule {
   state merging() const { return {}; }
 
   void accumulate(state& s, const dynamic_value& x, const dynamic_value* weight = nullptr) const {
-    switch (kind_) {
-      case aggregation_kind::min:
-      case aggregation_kind::max: {
-        const bool min = kind_ == aggregation_kind::min;
-        s.acc->update(x, [min](tensor_data& a, const tensor_data& y) { extreme_of(a, y, min); });
-        return;
-      }
-      case aggregation_kind::weighted_mean: {
-        const tensor_data& w = tensor_of(*weight, "federated_weighted_mean");
-        s.acc->update(x, [&](tensor_data& a, const tensor_data& y) {
-          check_mean_member(a.dt);
-          tensor_op_into(binary_op::plus, a, y, &w);
-        });
-        s.weight->update(*weight, add_leaf);
-        return;
-      }
-      case aggregation_kind::aggregate: s.value = detail::call(*f_.accumulate, make_struct_value({s.value, x}), *c_); return;
-      default: s.acc->update(x, add_leaf);
-    }
+    with_step([&](const auto& step) { step(s, x, weight); });
   }
 
   // A slice's partial result (a weighted mean's: the slice's mean, with its total weight); false
@@ -179,7 +161,9 @@ class aggregation_rule {
   // The clients' members (of v, weights of w) folded in client order from start(t, weight), reported.
   dynamic_value fold(const federated_data& v, const federated_data* w, typed t, const typed* weight = nullptr) const {
     state s = start(t, weight);
-    for (std::size_t i = 0; i != clients_; ++i) accumulate(s, member(v, i), w ? &member(*w, i) : nullptr);
+    with_step([&](const auto& step) {  // (the kind chosen once, not per client)
+      for (std::size_t i = 0; i != clients_; ++i) step(s, member(v, i), w ? &member(*w, i) : nullptr);
+    });
     return report(s);
   }
 
@@ -231,6 +215,34 @@ class aggregation_rule {
   }
 
  private:
+  // use(step), step(state&, member, weight) being this rule's accumulate.
+  template <class Use>
+  void with_step(const Use& use) const {
+    switch (kind_) {
+      case aggregation_kind::min:
+      case aggregation_kind::max: {
+        const bool min = kind_ == aggregation_kind::min;
+        return use([min](state& s, const dynamic_value& x, const dynamic_value*) {
+          s.acc->update(x, [min](tensor_data& a, const tensor_data& y) { extreme_of(a, y, min); });
+        });
+      }
+      case aggregation_kind::weighted_mean:
+        return use([](state& s, const dynamic_value& x, const dynamic_value* weight) {
+          const tensor_data& w = tensor_of(*weight, "federated_weighted_mean");
+          s.acc->update(x, [&](tensor_data& a, const tensor_data& y) {
+            check_mean_member(a.dt);
+            tensor_op_into(binary_op::plus, a, y, &w);
+          });
+          s.weight->update(*weight, add_leaf);
+        });
+      case aggregation_kind::aggregate:
+        return use([this](state& s, const dynamic_value& x, const dynamic_value*) {
+          s.value = detail::call(*f_.accumulate, make_struct_value({s.value, x}), *c_);
+        });
+      default: return use([](state& s, const dynamic_value& x, const dynamic_value*) { s.acc->update(x, add_leaf); });
+    }
+  }
+
   // Whether col's rows are tensors of acc's dtype and shape.
   static bool rows_fit(const tensor_data& acc, const tensor_data& col) {
     return col.dt == acc.dt && col.shape.size() == acc.shape.size() + 1 &&
