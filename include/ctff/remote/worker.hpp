@@ -1,7 +1,8 @@
 // A ctff worker: TFF's remote-execution service (tensorflow_federated.v0.ExecutorGroup) over
 // ctff::executor, so that TFF's own controllers (Python's RemoteExecutor, the C++ composing
 // stack) and ctff's remote executor drive it. One executor per set of cardinalities, shared and
-// counted as TFF's service does; each holds the values it was sent or computed, by decimal id.
+// counted as TFF's service does; each holds the values it was sent or computed, by decimal id. A
+// handler decodes the request, has the executor do it (remote/worker_executor.hpp), encodes.
 // Status codes as TFF's clients read them: FAILED_PRECONDITION only for an unknown executor
 // (they get a new one and retry), INVALID_ARGUMENT for what cannot be used (a malformed value,
 // an unknown id, an argument of the wrong type), INTERNAL for a run that fails (ctff's message
@@ -26,13 +27,10 @@
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
 #include "ctff/read/error.hpp"
-#include "ctff/read/reader.hpp"
 #include "ctff/remote/shipped_taps.hpp"
-#include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_executor.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
-#include "ctff/run/tap.hpp"
 
 namespace ctff {
 
@@ -60,41 +58,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
   Status GetExecutor(Ctx*, const tensorflow_federated::v0::GetExecutorRequest* rq,
                      tensorflow_federated::v0::GetExecutorResponse* rs) override {
     return answer([&] {
-      std::map<std::string, std::int64_t> card;  // by uri, as TFF keys its executors
-      for (const auto& c : rq->cardinalities()) {
-        const std::string& uri = c.placement().uri();
-        if (uri != "clients" && uri != "server")
-          detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: the placement `" + uri.substr(0, 64) + "` (clients and server only)");
-        if (c.cardinality() < 0) detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a cardinality of " + std::to_string(c.cardinality()));
-        card[uri] = c.cardinality();
-      }
-      if (card.count("server") && card["server"] > 1)
-        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a server cardinality of " + std::to_string(card["server"]) + " (at most 1)");
-      const std::int64_t n = card.count("clients") ? card["clients"] : 0;
-      if (static_cast<std::uint64_t>(n) > options_.run.limits.max_clients)
-        detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: " + std::to_string(n) + " clients exceed run_limits::max_clients (" +
-                                                                 std::to_string(options_.run.limits.max_clients) + ")");
-      std::string key;
-      for (const auto& [uri, k] : card) key += (key.empty() ? "" : ",") + uri + "=" + std::to_string(k);
-      std::lock_guard lock(m_);
-      sweep();
-      auto it = by_key_.find(key);
-      if (it == by_key_.end()) {
-        if (by_key_.size() >= options_.limits.max_executors)
-          detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: the worker has " + std::to_string(by_key_.size()) +
-                                                                   " executors (worker_limits::max_executors)");
-        run_options ro = options_.run;
-        ro.clients = static_cast<std::size_t>(n);
-        auto e = std::make_shared<detail::worker_executor>(
-            key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++),
-            options_.make ? options_.make(ro) : std::make_unique<executor>(ro), options_.limits);
-        if (options_.setup) options_.setup(e->runner());
-        it = by_key_.emplace(key, entry{std::move(e), 0}).first;
-        by_id_[it->second.e->id()] = key;
-      }
-      ++it->second.refs;
-      it->second.used = std::chrono::steady_clock::now();
-      rs->mutable_executor()->set_id(it->second.e->id());
+      rs->mutable_executor()->set_id(acquire(detail::cardinalities_of(*rq, options_.run.limits.max_clients)));
     });
   }
 
@@ -102,27 +66,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
                      tensorflow_federated::v0::CreateValueResponse* rs) override {
     return answer([&] {
       auto e = find(rq->executor(), "CreateValue");
-      executor& ex = e->runner();
-      // Taps asked for (remote/shipped_taps.hpp): paths of this Computation.
-      std::vector<std::string> taps;
-      if (ctx)
-        for (auto [k, end] = ctx->client_metadata().equal_range(detail::tap_request_key); k != end; ++k)
-          taps.emplace_back(k->second.data(), k->second.size());
-      if (!taps.empty() && !rq->value().has_computation())
-        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateValue: taps (ctff-tap) on a value that is not a Computation");
-      std::shared_ptr<const computation_tree> tree;
-      dynamic_value v = from_message(rq->value(), [&](const federated_language::Computation& c) {
-        std::string bytes;
-        if (!c.SerializeToString(&bytes)) detail::remote_fail("value", "a Computation that does not serialize");
-        auto t = std::make_shared<const computation_tree>(read_computation(bytes));
-        if (!tree) tree = t;
-        return ex.evaluate(std::move(t));
-      });
-      detail::check_clients(v, e->clients(), detail::value_path{nullptr, "CreateValue: value"});
-      if (!taps.empty()) tap_plan().add(tree, taps);  // (a path with no building block: refused here)
-      const std::string id = e->hold(std::move(v));
-      if (!taps.empty()) e->tap(id, std::move(tree), std::move(taps));
-      rs->mutable_value_ref()->set_id(id);
+      rs->mutable_value_ref()->set_id(e->create_value(rq->value(), metadata(ctx, detail::tap_request_key)));
     });
   }
 
@@ -130,29 +74,9 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
                     tensorflow_federated::v0::CreateCallResponse* rs) override {
     return answer([&] {
       auto e = find(rq->executor(), "CreateCall");
-      const dynamic_value fn = e->get(rq->function_ref().id(), "CreateCall: function_ref");
-      if (!fn.is(value_kind::function))
-        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateCall: function_ref " + rq->function_ref().id() + " is not a function");
-      const dynamic_value arg = rq->has_argument_ref() ? e->get(rq->argument_ref().id(), "CreateCall: argument_ref") : dynamic_value{};
-      // What the executor's taps see (remote/shipped_taps.hpp), answered as trailing metadata.
-      std::vector<std::string> events;
-      std::size_t event_bytes = 0;
-      const std::unique_ptr<tap_plan> taps = e->taps([&](const tapped_value& v) {
-        if (event_bytes > detail::max_tap_bytes) return;
-        std::string b = detail::tap_event_bytes(v);
-        event_bytes += b.size();
-        if (event_bytes <= detail::max_tap_bytes) events.push_back(std::move(b));
-      });
-      dynamic_value r;
-      {
-        const detail::call_gate::pass pass(gate_);
-        r = e->runner().apply(fn, arg, taps.get());
-      }
-      if (ctx && ctx->IsCancelled()) detail::refuse(grpc::StatusCode::CANCELLED, "CreateCall: the caller went away");
-      if (event_bytes > detail::max_tap_bytes)
-        detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                       "CreateCall: the taps saw more than " + std::to_string(detail::max_tap_bytes) +
-                           " bytes of values; tap fewer building blocks or fewer clients per worker");
+      std::vector<std::string> events;  // what the taps saw, answered as trailing metadata
+      dynamic_value r = e->call(rq->function_ref().id(), rq->has_argument_ref() ? &rq->argument_ref().id() : nullptr,
+                                gate_, [ctx] { return ctx && ctx->IsCancelled(); }, events);
       if (ctx)
         for (const std::string& b : events) ctx->AddTrailingMetadata(detail::tap_events_key, b);
       rs->mutable_value_ref()->set_id(e->hold(std::move(r)));
@@ -162,17 +86,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
   Status CreateStruct(Ctx*, const tensorflow_federated::v0::CreateStructRequest* rq,
                       tensorflow_federated::v0::CreateStructResponse* rs) override {
     return answer([&] {
-      auto e = find(rq->executor(), "CreateStruct");
-      std::vector<dynamic_value> elements;
-      std::vector<std::string> names;
-      bool named = false;
-      for (const auto& el : rq->element()) {
-        elements.push_back(e->get(el.value_ref().id(), "CreateStruct: element"));
-        names.push_back(el.name());
-        named = named || !el.name().empty();
-      }
-      if (!named) names.clear();
-      rs->mutable_value_ref()->set_id(e->hold(make_struct_value(std::move(elements), std::move(names))));
+      rs->mutable_value_ref()->set_id(find(rq->executor(), "CreateStruct")->create_struct(rq->element()));
     });
   }
 
@@ -180,23 +94,13 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
                          tensorflow_federated::v0::CreateSelectionResponse* rs) override {
     return answer([&] {
       auto e = find(rq->executor(), "CreateSelection");
-      const dynamic_value src = e->get(rq->source_ref().id(), "CreateSelection: source_ref");
-      if (!src.is(value_kind::struct_))
-        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: source_ref " + rq->source_ref().id() + " is not a struct");
-      const auto& el = src.structure().elements;
-      if (rq->index() < 0 || static_cast<std::size_t>(rq->index()) >= el.size())
-        detail::refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: index " + std::to_string(rq->index()) +
-                                                               " of a struct of " + std::to_string(el.size()));
-      rs->mutable_value_ref()->set_id(e->hold(el[static_cast<std::size_t>(rq->index())]));
+      rs->mutable_value_ref()->set_id(e->create_selection(rq->source_ref().id(), rq->index()));
     });
   }
 
   Status Compute(Ctx*, const tensorflow_federated::v0::ComputeRequest* rq,
                  tensorflow_federated::v0::ComputeResponse* rs) override {
-    return answer([&] {
-      auto e = find(rq->executor(), "Compute");
-      *rs->mutable_value() = to_message(e->get(rq->value_ref().id(), "Compute: value_ref"));
-    });
+    return answer([&] { *rs->mutable_value() = find(rq->executor(), "Compute")->compute(rq->value_ref().id()); });
   }
 
   Status Dispose(Ctx*, const tensorflow_federated::v0::DisposeRequest* rq,
@@ -209,17 +113,7 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
 
   Status DisposeExecutor(Ctx*, const tensorflow_federated::v0::DisposeExecutorRequest* rq,
                          tensorflow_federated::v0::DisposeExecutorResponse*) override {
-    return answer([&] {
-      // An executor already gone is no error: TFF's clients dispose again after a worker restart.
-      std::lock_guard lock(m_);
-      auto id = by_id_.find(rq->executor().id());
-      if (id == by_id_.end()) return;
-      auto it = by_key_.find(id->second);
-      if (--it->second.refs == 0) {
-        by_key_.erase(it);
-        by_id_.erase(id);
-      }
-    });
+    return answer([&] { release(rq->executor().id()); });
   }
 
   // How many executors the worker holds, and values over all of them (for tests and monitoring).
@@ -254,6 +148,50 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
         ++it;
       }
     }
+  }
+
+  // The id of the executor for these cardinalities, made if there is none, counted once more.
+  std::string acquire(const detail::executor_cardinalities& card) {
+    std::lock_guard lock(m_);
+    sweep();
+    auto it = by_key_.find(card.key);
+    if (it == by_key_.end()) {
+      if (by_key_.size() >= options_.limits.max_executors)
+        detail::refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: the worker has " + std::to_string(by_key_.size()) +
+                                                                 " executors (worker_limits::max_executors)");
+      run_options ro = options_.run;
+      ro.clients = card.clients;
+      auto e = std::make_shared<detail::worker_executor>(
+          card.key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++),
+          options_.make ? options_.make(ro) : std::make_unique<executor>(ro), options_.limits);
+      if (options_.setup) options_.setup(e->runner());
+      it = by_key_.emplace(card.key, entry{std::move(e), 0}).first;
+      by_id_[it->second.e->id()] = card.key;
+    }
+    ++it->second.refs;
+    it->second.used = std::chrono::steady_clock::now();
+    return it->second.e->id();
+  }
+
+  // Counts executor `id` once less, destroying it at none. An executor already gone is no error:
+  // TFF's clients dispose again after a worker restart.
+  void release(const std::string& id) {
+    std::lock_guard lock(m_);
+    auto k = by_id_.find(id);
+    if (k == by_id_.end()) return;
+    auto it = by_key_.find(k->second);
+    if (--it->second.refs == 0) {
+      by_key_.erase(it);
+      by_id_.erase(k);
+    }
+  }
+
+  // The values of metadata `key` the client sent.
+  static std::vector<std::string> metadata(const Ctx* ctx, const char* key) {
+    std::vector<std::string> v;
+    if (ctx)
+      for (auto [k, end] = ctx->client_metadata().equal_range(key); k != end; ++k) v.emplace_back(k->second.data(), k->second.size());
+    return v;
   }
 
   std::shared_ptr<detail::worker_executor> find(const tensorflow_federated::v0::ExecutorId& id, const char* method) {

@@ -1,17 +1,15 @@
 // Aggregations of CLIENTS values the workers hold (remote_options::aggregate_on_workers), as
-// TFF's composing executor runs them: each worker aggregates its slice, the partial results come
-// back and are merged here in worker order, so results do not depend on timing.
-//   - federated_sum, federated_mean: the slices' sums (federated_sum), added from the zero in
-//     worker order; the mean divides by N as the local executor does;
-//   - federated_min, federated_max: the slices' extremes, compared in worker order (the same
-//     result as a local run, ties and NaN included);
-//   - federated_secure_sum(_bitwidth): the bounds checked on each worker, the sums added;
-//   - federated_weighted_mean: each slice's weighted mean and total weight (federated_sum of the
-//     weights), merged as the local executor merges clients: sum of mean * weight over the sum
-//     of weights. A slice whose weights sum to zero (its mean 0/0) is fetched and its clients'
-//     terms added instead;
-//   - federated_aggregate: each slice folded from the zero with accumulate, reporting the
-//     accumulator; the partials merged with merge in worker order, report run here.
+// TFF's composing executor runs them: each worker computes its slice's partial result, which comes
+// back and is merged here in worker order by the aggregation's rule (run/aggregation_rule.hpp, the
+// rule the executor folds clients with), so results do not depend on timing. What a worker runs:
+//   - federated_sum, federated_min, federated_max: the same intrinsic on its slice;
+//   - federated_mean: federated_sum (the mean divides by N when reporting, as a local run does);
+//   - federated_secure_sum(_bitwidth): the same, the bounds checked there;
+//   - federated_weighted_mean: the slice's weighted mean and its total weight (federated_sum of
+//     the weights). A slice whose weights sum to zero (its mean 0/0) is fetched and its clients
+//     accumulated instead;
+//   - federated_aggregate: the slice folded from the zero with accumulate, reporting the
+//     accumulator; report runs here.
 // Integer results are those of a local run; float sums are regrouped (per slice, then across).
 #pragma once
 
@@ -25,7 +23,7 @@
 #include "ctff/remote/held_clients.hpp"
 #include "ctff/remote/shipped_computations.hpp"
 #include "ctff/remote/slice_requests.hpp"
-#include "ctff/run/aggregation.hpp"
+#include "ctff/run/aggregation_rule.hpp"
 #include "ctff/run/call.hpp"
 #include "ctff/run/context.hpp"
 #include "ctff/run/intrinsic_operands.hpp"
@@ -34,15 +32,6 @@
 #include "ctff/run/value.hpp"
 
 namespace ctff::detail {
-
-// Zeros of the structure, dtypes and shapes of v (a partial aggregate: tensors and structs).
-inline dynamic_value zeros_like(const dynamic_value& v) {
-  if (v.is(value_kind::tensor)) return dynamic_value(zero_tensor(v.tensor().dt, v.tensor().shape));
-  if (!v.is(value_kind::struct_)) throw run_fault("a partial aggregate that is not a tensor or struct");
-  std::vector<dynamic_value> e;
-  for (const dynamic_value& x : v.structure().elements) e.push_back(zeros_like(x));
-  return make_struct_value(std::move(e), v.structure().names);
-}
 
 // f(requests, slice, what) on every slice's worker at once; the results in worker order. A
 // worker that no longer has the executor holding the slice cannot be given it again.
@@ -62,16 +51,11 @@ auto per_slice(const held_clients& h, std::string_view uri, const F& f) {
   });
 }
 
-inline dynamic_value sum_partials(const std::vector<dynamic_value>& parts) {
-  leaf_accumulator acc(zeros_like(parts.front()));
-  for (const dynamic_value& p : parts) acc.update(p, add_leaf);
-  return acc.result();
-}
-
-inline bool all_zero(const tensor_data& t) {
-  for (double x : load_as<dtype::float64>(t))
-    if (x != 0) return false;
-  return true;
+// The partials merged in worker order, reported.
+inline dynamic_value merge_partials(const aggregation_rule& rule, const std::vector<dynamic_value>& parts) {
+  aggregation_rule::state s = rule.merging();
+  for (const dynamic_value& p : parts) rule.merge(s, p);
+  return at(placement_kind::server, rule.report(s));
 }
 
 // The aggregation `uri` (the intrinsic fn, called with arg) run on the workers holding its
@@ -79,11 +63,11 @@ inline bool all_zero(const tensor_data& t) {
 // the executor then runs it here.
 inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const dynamic_value& fn,
                                                    const dynamic_value& arg, std::size_t n, run_context& c) {
-  const bool plain = uri == "federated_sum" || uri == "federated_mean" || uri == "federated_min" || uri == "federated_max";
-  const bool secure = uri == "federated_secure_sum" || uri == "federated_secure_sum_bitwidth";
-  const bool weighted = uri == "federated_weighted_mean", aggregate = uri == "federated_aggregate";
-  if (!plain && !secure && !weighted && !aggregate) return std::nullopt;
-  const std::size_t arity = plain ? 0 : aggregate ? 5 : 2;
+  const std::optional<aggregation_kind> kind = aggregation_of(uri);
+  if (!kind) return std::nullopt;
+  const bool plain = kind == aggregation_kind::sum || kind == aggregation_kind::mean || kind == aggregation_kind::min ||
+                     kind == aggregation_kind::max;
+  const std::size_t arity = plain ? 0 : kind == aggregation_kind::aggregate ? 5 : 2;
   if (arity && (!arg.is(value_kind::struct_) || arg.structure().elements.size() != arity)) return std::nullopt;
   const held_clients* h = held_clients::of(arity ? arg.structure().elements[0] : arg);
   if (!h || h->clients() != n || n == 0) return std::nullopt;
@@ -92,25 +76,16 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   const std::string create_intrinsic = "CreateValue (" + std::string(uri) + ")";
 
   if (plain) {
-    if (uri == "federated_mean") ic->mutable_intrinsic()->set_uri("federated_sum");  // the same type
+    if (kind == aggregation_kind::mean) ic->mutable_intrinsic()->set_uri("federated_sum");  // the same type
     const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
       const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       return rq.compute_at_server(rq.call(f, s.ref, what), "Compute (a partial aggregate)");
     });
-    if (uri == "federated_min" || uri == "federated_max") {
-      const bool min = uri == "federated_min";
-      leaf_accumulator acc(parts.front());
-      for (std::size_t k = 1; k != parts.size(); ++k)
-        acc.update(parts[k], [min](tensor_data& a, const tensor_data& x) { extreme_of(a, x, min); });
-      return at(placement_kind::server, acc.result());
-    }
-    dynamic_value s = sum_partials(parts);
-    if (uri == "federated_mean") s = divide_leaves(s, {}, true, static_cast<double>(n));
-    return at(placement_kind::server, std::move(s));
+    return merge_partials(aggregation_rule(*kind, n), parts);
   }
 
   const std::vector<dynamic_value>& e = arg.structure().elements;
-  if (secure) {
+  if (kind == aggregation_kind::secure_sum) {
     tensorflow_federated::v0::Value bound;
     try {
       bound = to_message(e[1]);
@@ -122,10 +97,10 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
       const std::string a = rq.structure({s.ref, rq.value(bound, "CreateValue (the bound)")}, "CreateStruct");
       return rq.compute_at_server(rq.call(f, a, what), "Compute (a partial sum)");
     });
-    return at(placement_kind::server, sum_partials(parts));
+    return merge_partials(aggregation_rule(*kind, n), parts);
   }
 
-  if (weighted) {
+  if (kind == aggregation_kind::weighted_mean) {
     const held_clients* hw = held_clients::of(e[1]);
     const auto& param = ic->type().function().parameter();
     if (!hw || !h->aligned(*hw) || !param.has_struct_() || param.struct_().element_size() != 2 ||
@@ -145,21 +120,14 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
       p.weight = rq.compute_at_server(rq.call(g, w, "CreateCall (federated_sum of the weights)"), "Compute (a partial weight)");
       return p;
     });
-    leaf_accumulator num(zeros_like(parts.front().mean)), den(zeros_like(parts.front().weight));
-    auto add = [&](const dynamic_value& x, const dynamic_value& w) {
-      const tensor_data& wt = tensor_of(w, "federated_weighted_mean");
-      num.update(x, [&](tensor_data& acc, const tensor_data& y) { tensor_op_into(binary_op::plus, acc, y, &wt); });
-      den.update(w, add_leaf);
-    };
+    const aggregation_rule rule(*kind, n);
+    aggregation_rule::state s = rule.merging();
     for (std::size_t k = 0; k != parts.size(); ++k) {
-      if (!all_zero(tensor_of(parts[k].weight, "federated_weighted_mean"))) {
-        add(parts[k].mean, parts[k].weight);
-        continue;
-      }
+      if (rule.merge(s, parts[k].mean, &parts[k].weight)) continue;
       const std::vector<dynamic_value> xs = h->fetch_slice(k), ws = hw->fetch_slice(k);
-      for (std::size_t i = 0; i != xs.size(); ++i) add(xs[i], ws[i]);
+      for (std::size_t i = 0; i != xs.size(); ++i) rule.accumulate(s, xs[i], &ws[i]);
     }
-    return at(placement_kind::server, divide_leaves(num.result(), den.result(), false, 0));
+    return at(placement_kind::server, rule.report(s));
   }
 
   // federated_aggregate
@@ -186,9 +154,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
                                        "CreateStruct");
     return rq.compute_at_server(rq.call(f, a, what), "Compute (a partial aggregate)");
   });
-  dynamic_value acc = parts.front();
-  for (std::size_t k = 1; k != parts.size(); ++k) acc = detail::call(e[3], make_struct_value({acc, parts[k]}), c);
-  return at(placement_kind::server, detail::call(e[4], acc, c));
+  return merge_partials(aggregation_rule({&e[1], &e[2], &e[3], &e[4]}, n, c), parts);
 }
 
 }  // namespace ctff::detail

@@ -1,4 +1,5 @@
-// One executor of a worker and the values it holds, by decimal id, within worker_limits; the
+// One executor of a worker: what each request does to it (the service, remote/worker.hpp, only
+// decodes, calls and encodes) and the values it holds, by decimal id, within worker_limits; the
 // status code a failed request answers with; the gate that bounds the calls running at once.
 #pragma once
 
@@ -6,6 +7,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,11 +15,16 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
+#include <tensorflow_federated/proto/v0/executor.pb.h>
 
-#include "ctff/remote/remote_error.hpp"
+#include "ctff/read/reader.hpp"
 #include "ctff/read/tree.hpp"
+#include "ctff/remote/remote_error.hpp"
+#include "ctff/remote/shipped_taps.hpp"
+#include "ctff/remote/value_message.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/tap.hpp"
 #include "ctff/run/value.hpp"
@@ -97,6 +104,67 @@ inline void check_clients(const dynamic_value& v, std::size_t n, const value_pat
   }
 }
 
+// Lets at most `max` callers in at once (max < 0: any number).
+class call_gate {
+ public:
+  explicit call_gate(int max) : max_(max) {}
+  class pass {
+   public:
+    explicit pass(call_gate& g) : g_(g) {
+      if (g_.max_ < 0) return;
+      std::unique_lock lock(g_.m_);
+      g_.cv_.wait(lock, [&] { return g_.in_ < g_.max_; });
+      ++g_.in_;
+    }
+    ~pass() {
+      if (g_.max_ < 0) return;
+      {
+        std::lock_guard lock(g_.m_);
+        --g_.in_;
+      }
+      g_.cv_.notify_one();
+    }
+    pass(const pass&) = delete;
+    pass& operator=(const pass&) = delete;
+
+   private:
+    call_gate& g_;
+  };
+
+ private:
+  int max_;
+  int in_ = 0;
+  std::mutex m_;
+  std::condition_variable cv_;
+};
+
+// The executor a GetExecutor request asks for: its key (the cardinalities by uri, as TFF keys its
+// executors) and its clients, checked.
+struct executor_cardinalities {
+  std::string key;
+  std::size_t clients;
+};
+inline executor_cardinalities cardinalities_of(const tensorflow_federated::v0::GetExecutorRequest& rq,
+                                               std::uint64_t max_clients) {
+  std::map<std::string, std::int64_t> card;  // by uri
+  for (const auto& c : rq.cardinalities()) {
+    const std::string& uri = c.placement().uri();
+    if (uri != "clients" && uri != "server")
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: the placement `" + uri.substr(0, 64) + "` (clients and server only)");
+    if (c.cardinality() < 0) refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a cardinality of " + std::to_string(c.cardinality()));
+    card[uri] = c.cardinality();
+  }
+  if (card.count("server") && card["server"] > 1)
+    refuse(grpc::StatusCode::INVALID_ARGUMENT, "GetExecutor: a server cardinality of " + std::to_string(card["server"]) + " (at most 1)");
+  const std::int64_t n = card.count("clients") ? card["clients"] : 0;
+  if (static_cast<std::uint64_t>(n) > max_clients)
+    refuse(grpc::StatusCode::RESOURCE_EXHAUSTED, "GetExecutor: " + std::to_string(n) + " clients exceed run_limits::max_clients (" +
+                                                     std::to_string(max_clients) + ")");
+  std::string key;
+  for (const auto& [uri, k] : card) key += (key.empty() ? "" : ",") + uri + "=" + std::to_string(k);
+  return {std::move(key), static_cast<std::size_t>(n)};
+}
+
 // One executor of a worker and the values it holds.
 class worker_executor {
  public:
@@ -106,6 +174,86 @@ class worker_executor {
   const std::string& id() const { return id_; }
   executor& runner() { return *ex_; }
   std::size_t clients() const { return ex_->options().clients.value_or(0); }
+
+  // CreateValue: the value (its Computations evaluated here), held; its id. taps: paths in that
+  // Computation whose values the calls that follow see (remote/shipped_taps.hpp).
+  std::string create_value(const tensorflow_federated::v0::Value& value, std::vector<std::string> taps) {
+    if (!taps.empty() && !value.has_computation())
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateValue: taps (ctff-tap) on a value that is not a Computation");
+    std::shared_ptr<const computation_tree> tree;
+    dynamic_value v = ctff::from_message(value, [&](const federated_language::Computation& c) {
+      std::string bytes;
+      if (!c.SerializeToString(&bytes)) remote_fail("value", "a Computation that does not serialize");
+      auto t = std::make_shared<const computation_tree>(read_computation(bytes));
+      if (!tree) tree = t;
+      return ex_->evaluate(std::move(t));
+    });
+    check_clients(v, clients(), value_path{nullptr, "CreateValue: value"});
+    if (!taps.empty()) tap_plan().add(tree, taps);  // (a path with no building block: refused here)
+    const std::string id = hold(std::move(v));
+    if (!taps.empty()) tap(id, std::move(tree), std::move(taps));
+    return id;
+  }
+
+  // CreateCall: the function held as fn_ref applied to the value held as arg_ref (null: none),
+  // through the gate; what the taps held saw goes to `events` (remote/shipped_taps.hpp). The
+  // result, for the caller to hold.
+  dynamic_value call(const std::string& fn_ref, const std::string* arg_ref, call_gate& gate,
+                     const std::function<bool()>& cancelled, std::vector<std::string>& events) {
+    const dynamic_value fn = get(fn_ref, "CreateCall: function_ref");
+    if (!fn.is(value_kind::function))
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateCall: function_ref " + fn_ref + " is not a function");
+    const dynamic_value arg = arg_ref ? get(*arg_ref, "CreateCall: argument_ref") : dynamic_value{};
+    std::size_t event_bytes = 0;
+    const std::unique_ptr<tap_plan> plan = taps([&](const tapped_value& v) {
+      if (event_bytes > max_tap_bytes) return;
+      std::string b = tap_event_bytes(v);
+      event_bytes += b.size();
+      if (event_bytes <= max_tap_bytes) events.push_back(std::move(b));
+    });
+    dynamic_value r;
+    {
+      const call_gate::pass pass(gate);
+      r = ex_->apply(fn, arg, plan.get());
+    }
+    if (cancelled()) refuse(grpc::StatusCode::CANCELLED, "CreateCall: the caller went away");
+    if (event_bytes > max_tap_bytes)
+      refuse(grpc::StatusCode::RESOURCE_EXHAUSTED,
+             "CreateCall: the taps saw more than " + std::to_string(max_tap_bytes) +
+                 " bytes of values; tap fewer building blocks or fewer clients per worker");
+    return r;
+  }
+
+  // CreateStruct: the values held as the elements' refs, by the elements' names (none named:
+  // unnamed), held; its id.
+  std::string create_struct(
+      const google::protobuf::RepeatedPtrField<tensorflow_federated::v0::CreateStructRequest::Element>& elements) {
+    std::vector<dynamic_value> values;
+    std::vector<std::string> names;
+    bool named = false;
+    for (const auto& el : elements) {
+      values.push_back(get(el.value_ref().id(), "CreateStruct: element"));
+      names.push_back(el.name());
+      named = named || !el.name().empty();
+    }
+    if (!named) names.clear();
+    return hold(make_struct_value(std::move(values), std::move(names)));
+  }
+
+  // CreateSelection: element `index` of the struct held as source_ref, held; its id.
+  std::string create_selection(const std::string& source_ref, std::int64_t index) {
+    const dynamic_value src = get(source_ref, "CreateSelection: source_ref");
+    if (!src.is(value_kind::struct_))
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: source_ref " + source_ref + " is not a struct");
+    const auto& el = src.structure().elements;
+    if (index < 0 || static_cast<std::size_t>(index) >= el.size())
+      refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateSelection: index " + std::to_string(index) + " of a struct of " +
+                                                     std::to_string(el.size()));
+    return hold(el[static_cast<std::size_t>(index)]);
+  }
+
+  // Compute: the value held as ref, as a message.
+  tensorflow_federated::v0::Value compute(const std::string& ref) const { return ctff::to_message(get(ref, "Compute: value_ref")); }
 
   // Holds v; returns its id.
   std::string hold(dynamic_value v) {
@@ -190,40 +338,6 @@ class worker_executor {
   std::map<std::uint64_t, tapped> taps_;
   std::uint64_t next_ = 0;
   std::uint64_t held_ = 0;
-};
-
-// Lets at most `max` callers in at once (max < 0: any number).
-class call_gate {
- public:
-  explicit call_gate(int max) : max_(max) {}
-  class pass {
-   public:
-    explicit pass(call_gate& g) : g_(g) {
-      if (g_.max_ < 0) return;
-      std::unique_lock lock(g_.m_);
-      g_.cv_.wait(lock, [&] { return g_.in_ < g_.max_; });
-      ++g_.in_;
-    }
-    ~pass() {
-      if (g_.max_ < 0) return;
-      {
-        std::lock_guard lock(g_.m_);
-        --g_.in_;
-      }
-      g_.cv_.notify_one();
-    }
-    pass(const pass&) = delete;
-    pass& operator=(const pass&) = delete;
-
-   private:
-    call_gate& g_;
-  };
-
- private:
-  int max_;
-  int in_ = 0;
-  std::mutex m_;
-  std::condition_variable cv_;
 };
 
 }  // namespace detail

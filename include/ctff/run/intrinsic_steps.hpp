@@ -1,5 +1,5 @@
-// Steps the intrinsics share: folds over the clients in client order, per-client calls on the
-// workers, the secure sums' bounds, the mean's division, the extremes' start values, zips.
+// Steps the intrinsics share: per-client calls on the workers, the secure sums' bounds, the mean's
+// division, the extremes' start values, zips.
 #pragma once
 
 #include <cstddef>
@@ -20,13 +20,6 @@
 #include "ctff/types/dtype.hpp"
 
 namespace ctff::detail {
-
-// Folds f over the clients' members of v, in client order, from `init`.
-template <class F>
-dynamic_value fold_clients(const federated_data& v, std::size_t n, dynamic_value init, const F& f) {
-  for (std::size_t i = 0; i != n; ++i) init = f(init, member(v, i));
-  return init;
-}
 
 inline dynamic_value at(placement_kind where, dynamic_value m) {
   return make_federated(where, true, {std::move(m)});
@@ -92,14 +85,17 @@ inline dynamic_value bitwidth_bound(const dynamic_value& bits, const char* what)
   return make_scalar<dtype::int64>((std::int64_t{1} << b[0]) - 1);
 }
 
+// The means take float or complex members only.
+inline void check_mean_member(dtype d) {
+  if (!is_floating(d) && !is_complex(d))
+    throw run_fault(std::string("a mean of ") + std::string(dtype_name(d)) + " members (float or complex only)");
+}
 // The mean's division: every leaf divided by a scalar of its own dtype.
 inline dynamic_value divide_leaves(const dynamic_value& v, const dynamic_value& by_w, bool by_count, double count) {
   switch (v.kind()) {
     case value_kind::tensor: {
       const tensor_data& t = v.tensor();
-      if (!is_floating(t.dt) && !is_complex(t.dt))
-        throw run_fault(std::string("a mean of ") + std::string(dtype_name(t.dt)) +
-                        " members (float or complex only)");
+      check_mean_member(t.dt);
       const tensor_data d =
           by_count ? cast_tensor(tensor_data{dtype::float64, {}, std::vector<double>{count}}, t.dt)
                    : cast_tensor(by_w.tensor(), t.dt);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ctff/run/aggregation.hpp"
+#include "ctff/run/aggregation_rule.hpp"
 #include "ctff/run/arith.hpp"
 #include "ctff/run/call.hpp"
 #include "ctff/run/client_column.hpp"
@@ -53,7 +54,8 @@ consteval std::size_t row_at(std::string_view uri) {
 // An intrinsic as a function value: its uri and its type in the tree.
 class intrinsic_fn final : public function_impl {
  public:
-  intrinsic_fn(std::string_view uri, typed type) : uri_(uri), what_(uri), type_(type), row_(intrinsic_row_of(uri)) {}
+  intrinsic_fn(std::string_view uri, typed type)
+      : uri_(uri), what_(uri), type_(type), row_(intrinsic_row_of(uri)), aggregation_(aggregation_of(uri)) {}
   std::string describe() const override { return std::string(uri_); }
   std::string_view intrinsic_uri() const override { return uri_; }
   // (Those whose calls below go through per_client.)
@@ -84,62 +86,17 @@ class intrinsic_fn final : public function_impl {
       if (!fn.is(value_kind::function) || !column_of(&v, n)) return std::nullopt;
       return fn.function().impl->call_rows(v.federated().column, c);
     }
-    if (r == row_at("federated_sum") || r == row_at("federated_mean")) {
-      const tensor_data* col = column_of(&arg, n);
-      if (!col) return std::nullopt;
-      dynamic_value zero = zero_of(type_.param().member(), n);
-      if (!zero.is(value_kind::tensor)) return std::nullopt;
-      tensor_data acc = zero.tensor();
-      if (!sum_rows(acc, *col)) return std::nullopt;
-      dynamic_value s(std::move(acc));
-      if (r == row_at("federated_mean")) s = divide_leaves(s, {}, true, static_cast<double>(n));
-      return at(placement_kind::server, std::move(s));
-    }
-    if (r == row_at("federated_min") || r == row_at("federated_max")) {
-      const tensor_data* col = column_of(&arg, n);
-      if (!col) return std::nullopt;
-      const bool min = r == row_at("federated_min");
-      const dynamic_value start = extreme_start(type_.param().member(), min);
-      if (!start.is(value_kind::tensor) || !rows_fit(start.tensor(), *col)) return std::nullopt;
-      tensor_data acc = start.tensor();
-      bool done = false;
-      visit_dtype(acc.dt, [&](auto d) {
-        constexpr dtype D = decltype(d)::value;
-        if constexpr (has_extremes<D>) {
-          const auto* y = col->get<D>().data();
-          for (std::size_t row = 0; row != n; ++row) extreme_into<D>(acc.get<D>(), y + row * acc.size(), min);
-          done = true;
-        }
-      });
-      if (!done) return std::nullopt;  // the members' way names the dtype
-      return at(placement_kind::server, dynamic_value(std::move(acc)));
-    }
-    if (r == row_at("federated_weighted_mean")) {
-      if (!arg.is(value_kind::struct_) || arg.structure().elements.size() != 2) return std::nullopt;
-      const tensor_data* col = column_of(&arg.structure().elements[0], n);
-      const tensor_data* wcol = column_of(&arg.structure().elements[1], n);
-      if (!col || !wcol || wcol->size() != n) return std::nullopt;
-      const dynamic_value zero = zero_of(type_.param().kid(0).member(), n);
-      const dynamic_value wzero = zero_of(type_.param().kid(1).member(), n);
-      if (!zero.is(value_kind::tensor) || !wzero.is(value_kind::tensor) || !rows_fit(zero.tensor(), *col) ||
-          !arithmetic_dtype(wcol->dt))
-        return std::nullopt;
-      tensor_data num = zero.tensor(), den = wzero.tensor();
-      if (!sum_rows(den, *wcol)) return std::nullopt;
-      bool done = false;
-      visit_dtype(num.dt, [&](auto d) {
-        constexpr dtype D = decltype(d)::value;
-        if constexpr (is_floating(D) || is_complex(D)) {
-          auto& x = num.get<D>();
-          const auto* y = col->get<D>().data();
-          const std::vector<compute_t<D>> w = load_as<D>(*wcol);
-          for (std::size_t row = 0; row != n; ++row, y += x.size())
-            scaled_op_into<D, binary_op::plus>(x, [y](std::size_t k) { return numeric<D>::load(y[k]); }, w[row]);
-          done = true;
-        }
-      });
-      if (!done) return std::nullopt;  // the members' way names the dtype
-      return at(placement_kind::server, divide_leaves(dynamic_value(std::move(num)), dynamic_value(std::move(den)), false, 0));
+    if (aggregation_ && *aggregation_ != aggregation_kind::secure_sum && *aggregation_ != aggregation_kind::aggregate) {
+      const bool weighted = *aggregation_ == aggregation_kind::weighted_mean;
+      if (weighted && (!arg.is(value_kind::struct_) || arg.structure().elements.size() != 2)) return std::nullopt;
+      const tensor_data* col = column_of(weighted ? &arg.structure().elements[0] : &arg, n);
+      const tensor_data* wcol = weighted ? column_of(&arg.structure().elements[1], n) : nullptr;
+      if (!col || (weighted && (!wcol || wcol->size() != n))) return std::nullopt;
+      const aggregation_rule rule(*aggregation_, n);
+      const typed p = type_.param(), wt = weighted ? p.kid(1).member() : p;
+      aggregation_rule::state s = rule.start(weighted ? p.kid(0).member() : p.member(), weighted ? &wt : nullptr);
+      if (!rule.accumulate_rows(s, *col, wcol)) return std::nullopt;  // the members' way names the dtype
+      return at(placement_kind::server, rule.report(s));
     }
     return std::nullopt;
   }
@@ -150,39 +107,6 @@ class intrinsic_fn final : public function_impl {
     const tensor_data* col = v->federated().column.get();
     return column_rows(*col) == n ? col : nullptr;
   }
-  // Whether col's rows are tensors of acc's dtype and shape.
-  static bool rows_fit(const tensor_data& acc, const tensor_data& col) {
-    return col.dt == acc.dt && col.shape.size() == acc.shape.size() + 1 &&
-           std::equal(acc.shape.begin(), acc.shape.end(), col.shape.begin() + 1);
-  }
-
-  // acc + row, row after row in client order, exactly as add_leaf adds each client's tensor
-  // (run/arith.hpp tensor_op_into, equal shapes); false: rows of another dtype or size.
-  static bool sum_rows(tensor_data& acc, const tensor_data& col) {
-    const std::size_t rows = column_rows(col), per = acc.size();
-    if (col.dt != acc.dt || col.size() != rows * per || !arithmetic_dtype(acc.dt)) return false;
-    visit_dtype(acc.dt, [&](auto d) {
-      constexpr dtype D = decltype(d)::value;
-      if constexpr (D != dtype::str && D != dtype::bool_) {
-        using N = numeric<D>;
-        auto& x = acc.get<D>();
-        const auto& y = col.get<D>();
-        if (per == 1) {  // a scalar per client: kept in a register (integers' wrapping sum vectorizes)
-          auto a = N::load(x[0]);
-          for (std::size_t r = 0; r != rows; ++r) a = N::load(N::store(apply_op<binary_op::plus>(a, N::load(y[r]))));
-          x[0] = N::store(a);
-          return;
-        }
-        for (std::size_t r = 0; r != rows; ++r) {
-          const auto* row = y.data() + r * per;
-          for (std::size_t k = 0; k != per; ++k)
-            x[k] = N::store(apply_op<binary_op::plus>(N::load(x[k]), N::load(row[k])));
-        }
-      }
-    });
-    return true;
-  }
-
   dynamic_value call_members(const dynamic_value* arg, run_context& c) const {
     const std::size_t n = c.clients();
     const std::size_t r = row_;
@@ -221,9 +145,9 @@ class intrinsic_fn final : public function_impl {
       return per_client(c, uri_, [&](std::size_t) { return detail::call(need(), nullptr, c); });
     if (r == row_at("federated_eval_at_server"))
       return at(placement_kind::server, detail::call(need(), nullptr, c));
-    if (r == row_at("federated_sum") || r == row_at("federated_mean") || r == row_at("federated_secure_sum") ||
-        r == row_at("federated_secure_sum_bitwidth")) {
-      const bool secure = r == row_at("federated_secure_sum") || r == row_at("federated_secure_sum_bitwidth");
+    if (aggregation_ == aggregation_kind::sum || aggregation_ == aggregation_kind::mean ||
+        aggregation_ == aggregation_kind::secure_sum) {
+      const bool secure = aggregation_ == aggregation_kind::secure_sum;
       const dynamic_value& vv = secure ? element(need(), 0, what.c_str()) : need();
       const federated_data& v = clients_of(vv, n, what.c_str());
       const typed mt = (secure ? type_.param().kid(0) : type_.param()).member();
@@ -233,52 +157,29 @@ class intrinsic_fn final : public function_impl {
         if (n != 0) check_bound_leaves(bound, what.c_str());  // no clients: the zero, as TFF gives
         for (std::size_t i = 0; i != n; ++i) check_bounds(member(v, i), bound, what.c_str(), i);
       }
-      leaf_accumulator acc(zero_of(mt, n));
-      for (std::size_t i = 0; i != n; ++i) acc.update(member(v, i), add_leaf);
-      dynamic_value s = acc.result();
-      if (r == row_at("federated_mean")) s = divide_leaves(s, {}, true, static_cast<double>(n));
-      return at(placement_kind::server, std::move(s));
+      return at(placement_kind::server, aggregation_rule(*aggregation_, n).fold(v, nullptr, mt));
     }
     if (r == row_at("federated_secure_modular_sum")) {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
       return at(placement_kind::server, modular_sum(v, n, element(need(), 1, what.c_str()),
                                                     type_.param().kid(0).member(), what.c_str()));
     }
-    if (r == row_at("federated_weighted_mean")) {
+    if (aggregation_ == aggregation_kind::weighted_mean) {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
       const federated_data& wt = clients_of(element(need(), 1, what.c_str()), n, what.c_str());
-      const typed mt = type_.param().kid(0).member();
       const typed wtt = type_.param().kid(1).member();
-      leaf_accumulator num(zero_of(mt, n)), den(zero_of(wtt, n));
-      for (std::size_t i = 0; i != n; ++i) {
-        const tensor_data& wi = tensor_of(member(wt, i), what.c_str());
-        num.update(member(v, i), [&](tensor_data& acc, const tensor_data& x) {
-          if (!is_floating(acc.dt) && !is_complex(acc.dt))
-            throw run_fault(std::string("a mean of ") + std::string(dtype_name(acc.dt)) +
-                            " members (float or complex only)");
-          tensor_op_into(binary_op::plus, acc, x, &wi);
-        });
-        den.update(member(wt, i), add_leaf);
-      }
-      return at(placement_kind::server, divide_leaves(num.result(), den.result(), false, 0));
+      return at(placement_kind::server, aggregation_rule(*aggregation_, n).fold(v, &wt, type_.param().kid(0).member(), &wtt));
     }
-    if (r == row_at("federated_min") || r == row_at("federated_max")) {
-      const bool min = r == row_at("federated_min");
+    if (aggregation_ == aggregation_kind::min || aggregation_ == aggregation_kind::max) {
       const federated_data& v = clients_of(need(), n, what.c_str());
-      leaf_accumulator acc(extreme_start(type_.param().member(), min));
-      for (std::size_t i = 0; i != n; ++i)
-        acc.update(member(v, i), [min](tensor_data& a, const tensor_data& x) { extreme_of(a, x, min); });
-      return at(placement_kind::server, acc.result());
+      return at(placement_kind::server, aggregation_rule(*aggregation_, n).fold(v, nullptr, type_.param().member()));
     }
-    if (r == row_at("federated_aggregate")) {
+    if (aggregation_ == aggregation_kind::aggregate) {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
-      const dynamic_value& accumulate = element(need(), 2, what.c_str());
-      const dynamic_value& report = element(need(), 4, what.c_str());
-      dynamic_value acc = fold_clients(v, n, element(need(), 1, what.c_str()),
-                               [&](const dynamic_value& a, const dynamic_value& x) {
-                                 return detail::call(accumulate, make_struct_value({a, x}), c);
-                               });
-      return at(placement_kind::server, detail::call(report, acc, c));
+      const aggregation_rule rule({&element(need(), 1, what.c_str()), &element(need(), 2, what.c_str()),
+                                   &element(need(), 3, what.c_str()), &element(need(), 4, what.c_str())},
+                                  n, c);
+      return at(placement_kind::server, rule.fold(v, nullptr, type_.param()));
     }
     if (r == row_at("federated_select") || r == row_at("federated_secure_select")) {
       const federated_data& keys = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
@@ -354,6 +255,7 @@ class intrinsic_fn final : public function_impl {
   std::string what_;  // the uri, for messages
   typed type_;
   std::size_t row_;  // in intrinsic_uris
+  std::optional<aggregation_kind> aggregation_;  // (run/aggregation_rule.hpp)
 };
 
 // The intrinsics that are values, not functions: generic_zero.

@@ -61,6 +61,8 @@ class leaf_accumulator {
     std::size_t k = 0;
     walk(shape_, x, k, f);
   }
+  // The one leaf of a start that is a tensor (not a struct), or null.
+  tensor_data* leaf() { return shape_.is(value_kind::struct_) ? nullptr : &leaves_.front(); }
   dynamic_value result() {
     std::size_t k = 0;
     return rebuild(shape_, k);
