@@ -20,7 +20,11 @@ Reads every header under include/ctff (Python's standard library only) and check
    named next to it, `(trace/convert.hpp: restore_order)`, `(trace/build.hpp, `poisoned`)`,
    `(core/sink.hpp back_sink)` or `` `restore_order` (trace/convert.hpp) ``, occurs in that header.
    docs/design.md is read the same way.
-5. docs/design.md shows this layering: the block between `<!-- layers -->` and
+5. URIs. The intrinsic table, types/signatures.hpp, is the only header that writes an intrinsic's
+   URI as a string literal ("federated_map"); every other header asks the table's rows
+   (types/intrinsic_facts.hpp) or writes `row::federated_sum::uri` (docs/design.md, "Adding an
+   intrinsic"). Tests, tools and docs may write them.
+6. docs/design.md shows this layering: the block between `<!-- layers -->` and
    `<!-- /layers -->` is what `--picture` prints.
 
 Departures from the layering that the code has today are listed in KNOWN_INCLUDES and
@@ -82,6 +86,10 @@ BEFORE_RE = re.compile(r"(?P<sym>`[A-Za-z_][A-Za-z0-9_:~]*(?:\(\))?`|[A-Za-z_][A
                        r"(?:_[A-Za-z0-9]+|::~?[A-Za-z_][A-Za-z0-9_]*)+)"
                        r",?\s+\(?`?(?P<path>" + PATH_RE + r")`?[),:;]")
 BARE_PATH_RE = re.compile(r"(?<![A-Za-z0-9_/.-])(?:" + PATH_RE + r")(?![A-Za-z0-9_/])")
+
+
+URI_ROW_RE = re.compile(r'intrinsic_row<"(\w+)"')
+STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
 
 def row_of(rel: str) -> str | None:
@@ -306,6 +314,22 @@ def main(argv: list[str]) -> int:
     for a, b, _ in KNOWN_CYCLES:
         if (a, b) not in used_cycles:
             errors.append(f"KNOWN_CYCLES: {a} and {b} no longer form a cycle: delete the row")
+
+    # URIs: string literals of the table's URIs only in the table.
+    table = "types/signatures.hpp"
+    uris = set(URI_ROW_RE.findall(headers.get(table, "")))
+    if not uris:
+        errors.append(f"include/ctff/{table}: no intrinsic_row<\"uri\", ...> rows found")
+    for rel, text in headers.items():
+        if rel == table:
+            continue
+        for no, line in enumerate(text.splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                continue
+            for lit in STRING_RE.findall(line):
+                if lit in uris:
+                    errors.append(f'include/ctff/{rel}:{no}: the URI literal "{lit}" outside '
+                                  f"{table} (ask the row: types/intrinsic_facts.hpp)")
 
     # Comments: header paths and the symbols named next to them.
     named = 0

@@ -20,6 +20,7 @@
 #include "ctff/forms/block_traversal.hpp"
 #include "ctff/forms/block_wire.hpp"
 #include "ctff/forms/building_block.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff {
 namespace detail {
@@ -138,9 +139,7 @@ inline bb remove_mapped_identity(form_context& c, const bb& n) {
   return transform_postorder(c, n, [](const bb& x) -> bb_change {
            if (x->kind != block_kind::call || x->a->kind != block_kind::intrinsic) return {x, false};
            const std::string& uri = x->a->text;
-           if (uri != "federated_map" && uri != "federated_map_all_equal" &&
-               uri != "federated_apply" && uri != "sequence_map")
-             return {x, false};
+           if (intrinsic_facts_of(uri).kind != intrinsic_kind::map) return {x, false};
            if (!x->b || x->b->kind != block_kind::struct_ || x->b->elems.size() < 2)
              throw form_error("map_argument", "",
                               "the argument of " + uri + " is not written as a struct of its two parts");

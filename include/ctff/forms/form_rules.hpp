@@ -5,10 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
+
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff {
 
@@ -87,21 +88,24 @@ inline constexpr form_rule_entry form_rules[] = {
 
 namespace detail {
 // The intrinsics each intrinsic part may call (broadcast_only, aggregation_only), which are also
-// what the splitter splits on.
-inline constexpr std::string_view broadcast_intrinsics[] = {"federated_broadcast", "federated_select",
-                                                            "federated_secure_select"};
-// (federated_secure_modular_sum is TFF's own, its mapreduce backend's, beside federated_language's.)
-inline constexpr std::string_view aggregation_intrinsics[] = {
-    "federated_aggregate", "federated_sum",        "federated_mean",
-    "federated_weighted_mean", "federated_min",    "federated_max",
-    "federated_secure_sum", "federated_secure_sum_bitwidth", "federated_secure_modular_sum"};
+// what the splitter splits on: the rows of that kind (federated_secure_modular_sum, an aggregation,
+// is TFF's own, its mapreduce backend's, beside federated_language's).
+inline bool is_intrinsic_of_kind(std::string_view uri, intrinsic_kind k) {
+  return intrinsic_facts_of(uri).kind == k;
+}
 // The same as the splitter looks them up.
+inline std::set<std::string> uris_of_kind(intrinsic_kind k) {
+  std::set<std::string> s;
+  for (std::size_t r = 0; r != intrinsic_count; ++r)
+    if (intrinsic_entries[r].facts.kind == k) s.emplace(intrinsic_entries[r].uri);
+  return s;
+}
 inline const std::set<std::string>& broadcast_uris() {
-  static const std::set<std::string> s(std::begin(broadcast_intrinsics), std::end(broadcast_intrinsics));
+  static const std::set<std::string> s = uris_of_kind(intrinsic_kind::broadcast);
   return s;
 }
 inline const std::set<std::string>& aggregation_uris() {
-  static const std::set<std::string> s(std::begin(aggregation_intrinsics), std::end(aggregation_intrinsics));
+  static const std::set<std::string> s = uris_of_kind(intrinsic_kind::aggregation);
   return s;
 }
 }  // namespace detail

@@ -17,15 +17,9 @@
 #include "ctff/read/tree.hpp"
 #include "ctff/read/tree_checker.hpp"
 #include "ctff/types/desc.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
-
-template <std::size_t N>
-bool listed(const std::string_view (&list)[N], std::string_view s) {
-  for (std::string_view x : list)
-    if (x == s) return true;
-  return false;
-}
 
 class intrinsic_part_rules {
  public:
@@ -52,12 +46,12 @@ class intrinsic_part_rules {
       const block_elem& e = t.elem(lam.a, k);
       const block_node& v = t.node(e.value);
       const bool call = v.kind == block_kind::call && t.node(v.a).kind == block_kind::intrinsic;
-      select_call_ = is_broadcast && call &&
-                     (t.text(v.a) == "federated_select" || t.text(v.a) == "federated_secure_select");
+      const intrinsic_facts& facts = intrinsic_facts_of(call ? t.text(v.a) : std::string_view{});
+      select_call_ = is_broadcast && facts.kind == intrinsic_kind::broadcast && facts.per_client;
       r_.frames.push_back(path_frame{"block.local", k, t.name(e)});
       local(t, e.value, param, is_broadcast);
       r_.frames.pop_back();
-      if (is_broadcast && call && listed(broadcast_intrinsics, t.text(v.a))) earlier_broadcasts_.push_back(t.name(e));
+      if (is_broadcast && call && facts.kind == intrinsic_kind::broadcast) earlier_broadcasts_.push_back(t.name(e));
     }
     earlier_broadcasts_.clear();
     select_call_ = false;
@@ -88,13 +82,13 @@ class intrinsic_part_rules {
       return;
     }
     const std::string_view uri = t.text(c.a);
-    if (is_broadcast && !listed(broadcast_intrinsics, uri))
+    if (is_broadcast && !is_intrinsic_of_kind(uri, intrinsic_kind::broadcast))
       r_.error(form_rule::broadcast_only, r_.here(), "`" + std::string(uri) + "` is not a broadcast intrinsic");
-    if (!is_broadcast && !listed(aggregation_intrinsics, uri))
+    if (!is_broadcast && !is_intrinsic_of_kind(uri, intrinsic_kind::aggregation))
       r_.error(form_rule::aggregation_only, r_.here(), "`" + std::string(uri) + "` is not an aggregation intrinsic");
     if (c.b == no_index) return;  // (the checker requires one for every such intrinsic)
     r_.frames.push_back(path_frame{"call.argument", -1, {}});
-    argument(t, c.b, param, !is_broadcast && uri == "federated_aggregate");
+    argument(t, c.b, param, !is_broadcast && is_intrinsic<row::federated_aggregate>(uri));
     r_.frames.pop_back();
   }
 

@@ -51,6 +51,7 @@
 #include "ctff/forms/split_by_intrinsics.hpp"
 #include "ctff/forms/validate.hpp"
 #include "ctff/read/checker.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff {
 namespace detail {
@@ -144,7 +145,7 @@ inline void check_broadcast_not_dependent_on_aggregate(form_context& c, const bb
 
 inline bb federated_value_at_server(form_context& c, const bb& v) {
   const std::uint32_t r = c.federated_type(v->type, placement_kind::server, true);
-  return c.call(c.intrinsic("federated_value_at_server", c.function_type(v->type, r)), v);
+  return c.call(c.intrinsic(std::string(row::federated_value_at_server::uri), c.function_type(v->type, r)), v);
 }
 
 // building_block_factory.create_federated_zip for a struct of server-placed values.
@@ -179,19 +180,20 @@ inline bb federated_zip(form_context& c, const bb& value) {
   };
   const std::uint32_t in = normalize(value->type);
   const std::uint32_t out = c.federated_type(c.strip_placement(value->type), p);
-  const char* uri = p == placement_kind::clients ? "federated_zip_at_clients" : "federated_zip_at_server";
-  return c.call(c.intrinsic(uri, c.function_type(in, out)), value);
+  const std::string_view uri =
+      p == placement_kind::clients ? row::federated_zip_at_clients::uri : row::federated_zip_at_server::uri;
+  return c.call(c.intrinsic(std::string(uri), c.function_type(in, out)), value);
 }
 
 inline bb federated_apply(form_context& c, const bb& fn, const bb& arg) {
   const std::uint32_t r = c.federated_type(c.result_of(fn->type), placement_kind::server);
   const std::uint32_t p = c.unnamed_struct_type({fn->type, arg->type});
-  return c.call(c.intrinsic("federated_apply", c.function_type(p, r)), c.unnamed_struct({fn, arg}));
+  return c.call(c.intrinsic(std::string(row::federated_apply::uri), c.function_type(p, r)), c.unnamed_struct({fn, arg}));
 }
 
 inline bb federated_broadcast(form_context& c, const bb& v) {
   const std::uint32_t r = c.federated_type(c.kid(v->type, 0), placement_kind::clients, true);
-  return c.call(c.intrinsic("federated_broadcast", c.function_type(v->type, r)), v);
+  return c.call(c.intrinsic(std::string(row::federated_broadcast::uri), c.function_type(v->type, r)), v);
 }
 
 // The arguments of aggregations that must be computed before the broadcast, server-placed.
@@ -249,7 +251,7 @@ inline bb clients_values_as_broadcasts(form_context& c, const bb& comp) {
   const bb& body = comp->a;
   std::set<std::string> values_at_clients, fed_to_broadcasts;
   for (const auto& l : body->elems) {
-    if (is_call_of(l.value, {"federated_value_at_clients"}) && l.value->b) values_at_clients.insert(l.name);
+    if (is_call_of(l.value, {std::string(row::federated_value_at_clients::uri)}) && l.value->b) values_at_clients.insert(l.name);
     if (!is_call_of(l.value, broadcast_uris()) || !l.value->b) continue;
     std::vector<bb> elems;
     flatten_argument(l.value->b, elems);

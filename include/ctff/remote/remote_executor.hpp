@@ -42,6 +42,7 @@
 #include "ctff/run/executor.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/function_computation.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff {
 
@@ -105,7 +106,7 @@ class remote_backend final : public client_backend {
 
   std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                            std::size_t n, run_context& c) override {
-    if (uri == "federated_map" || uri == "federated_eval_at_clients") return ship(uri, fn, arg, n, &c);
+    if (ships_per_client(intrinsic_facts_of(uri))) return ship(uri, fn, arg, n, &c);
     if (!aggregate_ || !arg || !*arg || !holds_elsewhere(*arg)) return std::nullopt;
     return aggregate_held(uri, fn, *arg, n, c);
   }
@@ -122,9 +123,10 @@ class remote_backend final : public client_backend {
   // going with it.
   std::optional<dynamic_value> ship(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                     std::size_t n, run_context* c) {
-    if (uri != "federated_map" && uri != "federated_eval_at_clients") return std::nullopt;
+    const intrinsic_facts& facts = intrinsic_facts_of(uri);
+    if (!ships_per_client(facts)) return std::nullopt;
     if (n == 0 || links_.empty() || !arg || !*arg) return std::nullopt;
-    const bool map = uri == "federated_map";
+    const bool map = facts.kind == intrinsic_kind::map;
     // federated_map's <f, {T}@CLIENTS>: the function and the members; eval_at_clients: f alone.
     const dynamic_value f = map ? (arg->is(value_kind::struct_) && arg->structure().elements.size() == 2
                                        ? arg->structure().elements[0]

@@ -13,6 +13,7 @@
 
 #include "ctff/run/function_computation.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
@@ -46,7 +47,7 @@ inline federated_language::Computation intrinsic_computation(const std::string& 
 inline federated_language::Computation federated_sum_of(const federated_language::Type& clients,
                                                         federated_language::Type server) {
   *server.mutable_federated()->mutable_member() = clients.federated().member();
-  return intrinsic_computation("federated_sum", clients, std::move(server));
+  return intrinsic_computation(std::string(row::federated_sum::uri), clients, std::move(server));
 }
 
 // (x -> x) of type (U -> U).
@@ -76,7 +77,7 @@ inline std::optional<federated_language::Computation> partial_aggregate(const fe
   federated_language::Type result = fn.result();
   if (!result.has_federated()) return std::nullopt;
   *result.mutable_federated()->mutable_member() = u;
-  return intrinsic_computation("federated_aggregate", std::move(param), std::move(result));
+  return intrinsic_computation(std::string(row::federated_aggregate::uri), std::move(param), std::move(result));
 }
 
 }  // namespace ctff::detail

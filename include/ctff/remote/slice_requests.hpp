@@ -20,6 +20,7 @@
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
@@ -183,7 +184,7 @@ inline std::string clients_ref(slice_requests& rq, const federated_data& d, std:
     param->mutable_element(static_cast<int>(k))->mutable_value()->mutable_federated()->set_all_equal(shared);
   }
   const std::string parts_ref = rq.structure(parts, "CreateStruct (the clients' values)", names);
-  zip.mutable_intrinsic()->set_uri("federated_zip_at_clients");
+  zip.mutable_intrinsic()->set_uri(std::string(row::federated_zip_at_clients::uri));
   const std::string zip_ref = rq.computation(std::move(zip), "CreateValue (federated_zip_at_clients)");
   return rq.call(zip_ref, parts_ref, "CreateCall (federated_zip_at_clients)");
 }

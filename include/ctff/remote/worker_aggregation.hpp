@@ -30,6 +30,7 @@
 #include "ctff/run/intrinsic_steps.hpp"
 #include "ctff/run/pointwise.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
@@ -76,7 +77,8 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   const std::string create_intrinsic = "CreateValue (" + std::string(uri) + ")";
 
   if (plain) {
-    if (kind == aggregation_kind::mean) ic->mutable_intrinsic()->set_uri("federated_sum");  // the same type
+    if (kind == aggregation_kind::mean)  // (the same type)
+      ic->mutable_intrinsic()->set_uri(std::string(row::federated_sum::uri));
     const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
       const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       return rq.compute_at_server(rq.call(f, s.ref, what), "Compute (a partial aggregate)");

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -32,29 +31,15 @@
 #include "ctff/run/pointwise.hpp"
 #include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
-// (secure_sum: a sum whose operands' bounds are checked first, wherever the clients are.)
-enum class aggregation_kind { sum, mean, secure_sum, min, max, weighted_mean, aggregate };
-
-// The aggregation an intrinsic runs, or nullopt.
+// The aggregation an intrinsic runs (its row's fact, types/signatures.hpp), or nullopt.
 inline std::optional<aggregation_kind> aggregation_of(std::string_view uri) {
-  struct row {
-    std::string_view uri;
-    aggregation_kind kind;
-  };
-  static constexpr std::array<row, 8> rows{{{"federated_sum", aggregation_kind::sum},
-                                            {"federated_mean", aggregation_kind::mean},
-                                            {"federated_secure_sum", aggregation_kind::secure_sum},
-                                            {"federated_secure_sum_bitwidth", aggregation_kind::secure_sum},
-                                            {"federated_min", aggregation_kind::min},
-                                            {"federated_max", aggregation_kind::max},
-                                            {"federated_weighted_mean", aggregation_kind::weighted_mean},
-                                            {"federated_aggregate", aggregation_kind::aggregate}}};
-  for (const row& r : rows)
-    if (r.uri == uri) return r.kind;
-  return std::nullopt;
+  const aggregation_kind k = intrinsic_facts_of(uri).aggregation;
+  if (k == aggregation_kind::none) return std::nullopt;
+  return k;
 }
 
 // Zeros of the structure, dtypes and shapes of v (a partial result: tensors and structs).
@@ -136,7 +121,7 @@ class aggregation_rule {
           s.acc.emplace(zeros_like(partial));
           s.weight.emplace(zeros_like(*weight));
         }
-        if (all_zero(tensor_of(*weight, "federated_weighted_mean"))) return false;
+        if (all_zero(tensor_of(*weight, row::federated_weighted_mean::uri.data()))) return false;
         accumulate(s, partial, weight);
         return true;
       case aggregation_kind::aggregate:
@@ -228,7 +213,7 @@ class aggregation_rule {
       }
       case aggregation_kind::weighted_mean:
         return use([](state& s, const dynamic_value& x, const dynamic_value* weight) {
-          const tensor_data& w = tensor_of(*weight, "federated_weighted_mean");
+          const tensor_data& w = tensor_of(*weight, row::federated_weighted_mean::uri.data());
           s.acc->update(x, [&](tensor_data& a, const tensor_data& y) {
             check_mean_member(a.dt);
             tensor_op_into(binary_op::plus, a, y, &w);

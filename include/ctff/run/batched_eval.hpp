@@ -29,14 +29,15 @@
 #include "ctff/run/scope.hpp"
 #include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
 // The arithmetic a batched body may call.
 inline std::optional<binary_op> batched_op(std::string_view uri) {
-  if (uri == "generic_plus") return binary_op::plus;
-  if (uri == "generic_multiply") return binary_op::multiply;
-  if (uri == "generic_divide") return binary_op::divide;
+  if (is_intrinsic<row::generic_plus>(uri)) return binary_op::plus;
+  if (is_intrinsic<row::generic_multiply>(uri)) return binary_op::multiply;
+  if (is_intrinsic<row::generic_divide>(uri)) return binary_op::divide;
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 #include "ctff/run/context.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
@@ -23,7 +24,7 @@ inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run
     if (const std::string_view u = f.intrinsic_uri(); !u.empty()) {
       // A backend reads members: a column becomes them where it may read it.
       if (arg && holds_column(*arg) &&
-          (u == "federated_map" || u == "federated_eval_at_clients" || holds_elsewhere(*arg)))
+          (ships_per_client(intrinsic_facts_of(u)) || holds_elsewhere(*arg)))
         arg = &(listed = with_members(*arg));
       if (std::optional<dynamic_value> r = b->try_call_in(u, fn, arg, c.clients(), c)) return std::move(*r);
     }

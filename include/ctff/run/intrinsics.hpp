@@ -28,41 +28,22 @@
 #include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
-#include "ctff/types/signatures.hpp"
+#include "ctff/types/intrinsic_facts.hpp"
 
 namespace ctff::detail {
 
-// The intrinsics by their row in the intrinsic table (types/signatures.hpp): an intrinsic
-// function value finds its row once, when its program is prepared, and dispatches on it.
-template <class... Rows>
-constexpr std::array<std::string_view, sizeof...(Rows)> uris_of(intrinsic_rows<Rows...>) {
-  return {Rows::uri...};
-}
-inline constexpr auto intrinsic_uris = uris_of(intrinsic_table{});
-constexpr std::size_t intrinsic_row_of(std::string_view uri) {
-  std::size_t k = 0;
-  while (k != intrinsic_uris.size() && intrinsic_uris[k] != uri) ++k;
-  return k;  // (intrinsic_uris.size(): none)
-}
-// The row of a uri the table has, at compile time.
-consteval std::size_t row_at(std::string_view uri) {
-  const std::size_t k = intrinsic_row_of(uri);
-  if (k == intrinsic_uris.size()) throw "not an intrinsic of the table";
-  return k;
-}
-
+// An intrinsic function value finds its row (types/intrinsic_facts.hpp) once, when its program
+// is prepared, and dispatches on the row's facts and identity.
 // An intrinsic as a function value: its uri and its type in the tree.
 class intrinsic_fn final : public function_impl {
  public:
   intrinsic_fn(std::string_view uri, typed type)
-      : uri_(uri), what_(uri), type_(type), row_(intrinsic_row_of(uri)), aggregation_(aggregation_of(uri)) {}
+      : uri_(uri), what_(uri), type_(type), row_(intrinsic_row_of(uri)), facts_(intrinsic_entries[row_].facts),
+        aggregation_(aggregation_of(uri)) {}
   std::string describe() const override { return std::string(uri_); }
   std::string_view intrinsic_uri() const override { return uri_; }
   // (Those whose calls below go through per_client.)
-  bool runs_per_client() const override {
-    return row_ == row_at("federated_map") || row_ == row_at("federated_eval_at_clients") ||
-           row_ == row_at("federated_select") || row_ == row_at("federated_secure_select");
-  }
+  bool runs_per_client() const override { return facts_.per_client; }
 
   dynamic_value call(const dynamic_value* arg, run_context& c) const override {
     if (arg && holds_column(*arg)) {
@@ -79,7 +60,7 @@ class intrinsic_fn final : public function_impl {
   std::optional<dynamic_value> call_columns(const dynamic_value& arg, run_context& c) const {
     const std::size_t n = c.clients();
     const std::size_t r = row_;
-    if (r == row_at("federated_map")) {
+    if (r == row_index<row::federated_map>) {
       if (!arg.is(value_kind::struct_) || arg.structure().elements.size() != 2) return std::nullopt;
       const dynamic_value& fn = arg.structure().elements[0];
       const dynamic_value& v = arg.structure().elements[1];
@@ -115,17 +96,16 @@ class intrinsic_fn final : public function_impl {
       if (!arg || !*arg) throw run_fault(what + ": called without its argument");
       return *arg;
     };
-    if (r == row_at("federated_broadcast")) {
+    if (r == row_index<row::federated_broadcast>) {
       const federated_data& f = federated_of(need(), what.c_str());
       return at(placement_kind::clients, f.members.front());
     }
-    if (r == row_at("federated_value_at_clients")) return at(placement_kind::clients, need());
-    if (r == row_at("federated_value_at_server")) return at(placement_kind::server, need());
-    if (r == row_at("federated_map") || r == row_at("federated_map_all_equal") || r == row_at("federated_apply")) {
+    if (facts_.kind == intrinsic_kind::value) return at(facts_.where, need());
+    if (facts_.kind == intrinsic_kind::map && facts_.placed) {  // map, map_all_equal, apply
       const dynamic_value& fn = element(need(), 0, what.c_str());
       const federated_data& v = federated_of(element(need(), 1, what.c_str()), what.c_str());
       if (v.where == placement_kind::server) return at(v.where, detail::call(fn, v.members.front(), c));
-      if (r == row_at("federated_map_all_equal")) {
+      if (r == row_index<row::federated_map_all_equal>) {
         if (!v.all_equal) throw run_fault(what + ": its argument is not all_equal");
         return at(v.where, detail::call(fn, v.members.front(), c));
       }
@@ -141,10 +121,9 @@ class intrinsic_fn final : public function_impl {
       }
       return per_client(c, uri_, [&](std::size_t i) { return detail::call(fn, member(v, i), c); });
     }
-    if (r == row_at("federated_eval_at_clients"))
+    if (facts_.kind == intrinsic_kind::eval && facts_.per_client)
       return per_client(c, uri_, [&](std::size_t) { return detail::call(need(), nullptr, c); });
-    if (r == row_at("federated_eval_at_server"))
-      return at(placement_kind::server, detail::call(need(), nullptr, c));
+    if (facts_.kind == intrinsic_kind::eval) return at(facts_.where, detail::call(need(), nullptr, c));
     if (aggregation_ == aggregation_kind::sum || aggregation_ == aggregation_kind::mean ||
         aggregation_ == aggregation_kind::secure_sum) {
       const bool secure = aggregation_ == aggregation_kind::secure_sum;
@@ -153,13 +132,13 @@ class intrinsic_fn final : public function_impl {
       const typed mt = (secure ? type_.param().kid(0) : type_.param()).member();
       if (secure) {
         const dynamic_value& b = element(need(), 1, what.c_str());
-        const dynamic_value bound = r == row_at("federated_secure_sum") ? b : bitwidth_bound(b, what.c_str());
+        const dynamic_value bound = r == row_index<row::federated_secure_sum> ? b : bitwidth_bound(b, what.c_str());
         if (n != 0) check_bound_leaves(bound, what.c_str());  // no clients: the zero, as TFF gives
         for (std::size_t i = 0; i != n; ++i) check_bounds(member(v, i), bound, what.c_str(), i);
       }
       return at(placement_kind::server, aggregation_rule(*aggregation_, n).fold(v, nullptr, mt));
     }
-    if (r == row_at("federated_secure_modular_sum")) {
+    if (r == row_index<row::federated_secure_modular_sum>) {
       const federated_data& v = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
       return at(placement_kind::server, modular_sum(v, n, element(need(), 1, what.c_str()),
                                                     type_.param().kid(0).member(), what.c_str()));
@@ -181,7 +160,7 @@ class intrinsic_fn final : public function_impl {
                                   n, c);
       return at(placement_kind::server, rule.fold(v, nullptr, type_.param()));
     }
-    if (r == row_at("federated_select") || r == row_at("federated_secure_select")) {
+    if (facts_.kind == intrinsic_kind::broadcast && facts_.per_client) {  // the selects
       const federated_data& keys = clients_of(element(need(), 0, what.c_str()), n, what.c_str());
       const dynamic_value& server = federated_of(element(need(), 2, what.c_str()), what.c_str()).members.front();
       const dynamic_value& fn = element(need(), 3, what.c_str());
@@ -198,9 +177,8 @@ class intrinsic_fn final : public function_impl {
         return make_sequence(std::move(out));
       });
     }
-    if (r == row_at("federated_zip_at_clients") || r == row_at("federated_zip_at_server")) {
-      const placement_kind where =
-          r == row_at("federated_zip_at_clients") ? placement_kind::clients : placement_kind::server;
+    if (facts_.kind == intrinsic_kind::zip) {
+      const placement_kind where = facts_.where;
       const dynamic_value& v = need();
       zip_check(v, n, where);
       if (where == placement_kind::server || zip_all_equal(v)) return at(where, zip_member(v, 0));
@@ -208,15 +186,15 @@ class intrinsic_fn final : public function_impl {
       for (std::size_t i = 0; i != n; ++i) out[i] = zip_member(v, i);
       return make_federated(where, false, std::move(out));
     }
-    if (r == row_at("generic_plus") || r == row_at("generic_multiply")) {
-      const binary_op op = r == row_at("generic_plus") ? binary_op::plus : binary_op::multiply;
+    if (r == row_index<row::generic_plus> || r == row_index<row::generic_multiply>) {
+      const binary_op op = r == row_index<row::generic_plus> ? binary_op::plus : binary_op::multiply;
       return pointwise(element(need(), 0, what.c_str()), element(need(), 1, what.c_str()),
                        type_.result(), n,
                        [op](const tensor_data& x, const tensor_data& y, typed) {
                          return tensor_op(op, x, y);
                        });
     }
-    if (r == row_at("generic_divide")) {
+    if (r == row_index<row::generic_divide>) {
       return pointwise(element(need(), 0, what.c_str()), element(need(), 1, what.c_str()),
                        type_.result(), n,
                        [](const tensor_data& x, const tensor_data& y, typed r) {
@@ -224,7 +202,7 @@ class intrinsic_fn final : public function_impl {
                          return divide_tensor(x, y, to);
                        });
     }
-    if (r == row_at("sequence_map")) {
+    if (r == row_index<row::sequence_map>) {
       const dynamic_value& fn = element(need(), 0, what.c_str());
       const dynamic_value& s = element(need(), 1, what.c_str());
       if (!s.is(value_kind::sequence)) throw run_fault(what + ": not a sequence");
@@ -232,7 +210,7 @@ class intrinsic_fn final : public function_impl {
       for (const dynamic_value& e : s.sequence().elements) out.push_back(detail::call(fn, e, c));
       return make_sequence(std::move(out));
     }
-    if (r == row_at("sequence_reduce")) {
+    if (r == row_index<row::sequence_reduce>) {
       const dynamic_value& s = element(need(), 0, what.c_str());
       const dynamic_value& op = element(need(), 2, what.c_str());
       if (!s.is(value_kind::sequence)) throw run_fault(what + ": not a sequence");
@@ -240,7 +218,7 @@ class intrinsic_fn final : public function_impl {
       for (const dynamic_value& e : s.sequence().elements) acc = detail::call(op, make_struct_value({acc, e}), c);
       return acc;
     }
-    if (r == row_at("sequence_sum")) {
+    if (r == row_index<row::sequence_sum>) {
       const dynamic_value& s = need();
       if (!s.is(value_kind::sequence)) throw run_fault(what + ": not a sequence");
       const typed et = type_.param().member();
@@ -254,11 +232,14 @@ class intrinsic_fn final : public function_impl {
   std::string_view uri_;
   std::string what_;  // the uri, for messages
   typed type_;
-  std::size_t row_;  // in intrinsic_uris
+  std::size_t row_;  // in intrinsic_entries
+  intrinsic_facts facts_;
   std::optional<aggregation_kind> aggregation_;  // (run/aggregation_rule.hpp)
 };
 
 // The intrinsics that are values, not functions: generic_zero.
-inline bool is_value_intrinsic(std::string_view uri) { return uri == "generic_zero"; }
+inline bool is_value_intrinsic(std::string_view uri) {
+  return intrinsic_facts_of(uri).kind == intrinsic_kind::constant;
+}
 
 }  // namespace ctff::detail
