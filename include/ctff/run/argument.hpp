@@ -57,18 +57,25 @@ inline bool column_fits(const tensor_data& c, typed t) {
 inline std::string kind_misfit(const dynamic_value& v, typed t) {
   if (!v) return "no value";
   switch (t.node().kind) {
-    case type_kind::tensor: return v.is(value_kind::tensor) ? tensor_misfit(v.tensor(), t) : "expected a tensor";
+    case type_kind::tensor:
+      return v.is(value_kind::tensor) ? tensor_misfit(v.tensor(), t) : "expected a tensor";
     case type_kind::struct_: {
       if (!v.is(value_kind::struct_)) return "expected a struct";
       const std::size_t n = v.structure().elements.size();
-      if (n != t.kids()) return "expected " + std::to_string(t.kids()) + " elements, got " + std::to_string(n);
+      if (n != t.kids())
+        return "expected " + std::to_string(t.kids()) + " elements, got " + std::to_string(n);
       return {};
     }
-    case type_kind::sequence: return v.is(value_kind::sequence) ? "" : "expected a sequence";
-    case type_kind::federated: return v.is(value_kind::federated) ? "" : "expected a federated value";
-    case type_kind::function: return v.is(value_kind::function) ? "" : "expected a function";
-    case type_kind::placement: return v.is(value_kind::placement) ? "" : "expected a placement";
-    case type_kind::abstract: return {};  // any value: the type does not say
+    case type_kind::sequence:
+      return v.is(value_kind::sequence) ? "" : "expected a sequence";
+    case type_kind::federated:
+      return v.is(value_kind::federated) ? "" : "expected a federated value";
+    case type_kind::function:
+      return v.is(value_kind::function) ? "" : "expected a function";
+    case type_kind::placement:
+      return v.is(value_kind::placement) ? "" : "expected a placement";
+    case type_kind::abstract:
+      return {};  // any value: the type does not say
   }
   return "unknown type";
 }
@@ -137,7 +144,8 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
     case type_kind::tensor:
     case type_kind::function:
     case type_kind::placement:
-    case type_kind::abstract: return std::nullopt;  // (kind_misfit checked them whole)
+    case type_kind::abstract:
+      return std::nullopt;  // (kind_misfit checked them whole)
   }
   return std::nullopt;
 }
@@ -167,7 +175,8 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
   auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path.text(), problem); };
   if (std::string p = kind_misfit(v, t); !p.empty()) return fail(p);
   switch (tn.kind) {
-    case type_kind::tensor: return v;
+    case type_kind::tensor:
+      return v;
     case type_kind::struct_: {
       const struct_data& s = v.structure();
       std::vector<std::string> names = struct_names(t);
@@ -226,7 +235,8 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
       return changed ? make_federated(f.where, f.all_equal, std::move(m)) : v;
     }
     case type_kind::function:
-    case type_kind::placement: return v;
+    case type_kind::placement:
+      return v;
     case type_kind::abstract: return fail("a value of an abstract type");
   }
   return v;

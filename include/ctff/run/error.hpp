@@ -31,13 +31,13 @@ class located_error : public Base {
 
 // A run that cannot go on: an unbound opaque computation, integer division by zero, a secure-sum
 // bound exceeded, a limit reached... `path()` locates the building block from the root of the
-// Computation, as the checker spells it (`lambda.result.call.argument`; empty: the root), `problem()`
-// says what is wrong; what() holds both.
+// Computation, as the checker spells it (`lambda.result.call.argument`; empty: the root),
+// `problem()` says what is wrong; what() holds both.
 class execution_error : public detail::located_error<std::runtime_error> {
  public:
   execution_error(std::string path, std::string problem)
-      : located_error("ctff: execution error at " + (path.empty() ? std::string("(top level)") : path) +
-                          ": " + problem,
+      : located_error("ctff: execution error at " +
+                          (path.empty() ? std::string("(top level)") : path) + ": " + problem,
                       std::move(path), std::move(problem)) {}
 };
 
@@ -47,7 +47,8 @@ class execution_error : public detail::located_error<std::runtime_error> {
 class argument_error : public detail::located_error<std::invalid_argument> {
  public:
   argument_error(std::string path, std::string problem)
-      : located_error("ctff: bad argument at " + path + ": " + problem, std::move(path), std::move(problem)) {}
+      : located_error("ctff: bad argument at " + path + ": " + problem, std::move(path),
+                      std::move(problem)) {}
 };
 
 // Bounds that turn a runaway run (a fuzzed computation, a typo in a client count) into an

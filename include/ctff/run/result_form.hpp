@@ -34,8 +34,9 @@ inline const dynamic_value& expect_kind(const dynamic_value& v, value_kind k, co
 inline void check_element_count(const struct_data& s, const type_desc& types, std::uint32_t t) {
   const std::uint32_t k = types.node(t).kid_count;
   if (s.elements.size() != k)
-    throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
-                                  message_type_text(types, t) + " has " + std::to_string(k));
+    throw execution_error("", "the result has " + std::to_string(s.elements.size()) +
+                                  " elements where its type " + message_type_text(types, t) +
+                                  " has " + std::to_string(k));
 }
 
 // Throws unless tensor x's elements fill its shape.
@@ -46,8 +47,8 @@ inline void check_fills_shape(const tensor_data& x) {
     total *= static_cast<std::size_t>(d);
   }
   if (total != x.size())
-    throw execution_error("", "a result tensor has " + std::to_string(x.size()) + " elements for its shape's " +
-                                  std::to_string(total));
+    throw execution_error("", "a result tensor has " + std::to_string(x.size()) +
+                                  " elements for its shape's " + std::to_string(total));
 }
 
 // The members a federated result f of type t (a node of types) is written as: T@SERVER's and
@@ -57,15 +58,18 @@ struct result_members {
   const federated_data* f;
   bool listed;
   std::size_t size;
-  const dynamic_value& operator[](std::size_t i) const { return f->members[f->members.size() == size ? i : 0]; }
+  const dynamic_value& operator[](std::size_t i) const {
+    return f->members[f->members.size() == size ? i : 0];
+  }
 };
-inline result_members members_of_result(const federated_data& f, const type_desc& types, std::uint32_t t,
-                                         std::optional<std::size_t> clients) {
+inline result_members members_of_result(const federated_data& f, const type_desc& types,
+                                        std::uint32_t t, std::optional<std::size_t> clients) {
   const type_node& n = types.node(t);
   if (n.all_equal || n.where == placement_kind::server) {
     if (f.members.size() != 1)
-      throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
-                                    message_type_text(types, t) + " has one");
+      throw execution_error("", "the result has " + std::to_string(f.members.size()) +
+                                    " members where its type " + message_type_text(types, t) +
+                                    " has one");
     return {&f, false, 1};
   }
   return {&f, true, f.all_equal && f.members.size() == 1 && clients ? *clients : f.members.size()};
