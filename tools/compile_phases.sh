@@ -63,23 +63,19 @@ constexpr std::size_t recorded = [] {
 static_assert(recorded > 0);
 EOF
       ;;
-    measure)
+    measure | wire)
       cat <<'EOF'
 constexpr std::size_t size = [] {
   d::trace_ctx ctx;
   auto root = d::trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
   return d::serializer(ctx).size(root);
 }();
-static_assert(size > 0);
 EOF
-      ;;
-    wire)
+      if [[ $phase == measure ]]; then
+        echo 'static_assert(size > 0);'
+        return
+      fi
       cat <<'EOF'
-constexpr std::size_t size = [] {
-  d::trace_ctx ctx;
-  auto root = d::trace_into<typename C::fn_type, typename C::param_type>({}, C::name(), ctx);
-  return d::serializer(ctx).size(root);
-}();
 constexpr auto wire = [] {
   std::array<unsigned char, size> out{};
   d::trace_ctx ctx;

@@ -23,13 +23,16 @@ struct bb_change {
 };
 using bb_transform = std::function<bb_change(const bb&)>;
 
-inline bb_change transform_postorder(form_context& c, const bb& n, const bb_transform& f);
+// The walk transform_elems applies: transform_postorder or transform_preorder.
+using bb_walk = bb_change (*)(form_context&, const bb&, const bb_transform&);
 
-// A struct's elements or a block's locals, each transformed (into `out`); whether one changed.
-inline bool transform_elems(form_context& c, const bb& n, const bb_transform& f, std::vector<bb_elem>& out) {
+// A struct's elements or a block's locals, each transformed by `walk` (into `out`); whether one
+// changed.
+inline bool transform_elems(form_context& c, const bb& n, const bb_transform& f, bb_walk walk,
+                            std::vector<bb_elem>& out) {
   bool changed = false;
   for (const auto& x : n->elems) {
-    auto v = transform_postorder(c, x.value, f);
+    auto v = walk(c, x.value, f);
     changed = changed || v.changed;
     out.push_back({x.name, v.node});
   }
@@ -48,7 +51,7 @@ inline bb_change transform_postorder(form_context& c, const bb& n, const bb_tran
     }
     case block_kind::struct_: {
       std::vector<bb_elem> e;
-      const bool changed = transform_elems(c, n, f, e);
+      const bool changed = transform_elems(c, n, f, transform_postorder, e);
       bb cur = changed ? c.struct_(std::move(e)) : n;
       auto r = f(cur);
       return {r.node, r.changed || changed};
@@ -69,7 +72,7 @@ inline bb_change transform_postorder(form_context& c, const bb& n, const bb_tran
     }
     case block_kind::block: {
       std::vector<bb_elem> e;
-      const bool changed = transform_elems(c, n, f, e);
+      const bool changed = transform_elems(c, n, f, transform_postorder, e);
       auto res = transform_postorder(c, n->a, f);
       bb cur = changed || res.changed ? c.block(std::move(e), res.node) : n;
       auto r = f(cur);
@@ -94,12 +97,7 @@ inline bb_change transform_preorder(form_context& c, const bb& n0, const bb_tran
     }
     case block_kind::struct_: {
       std::vector<bb_elem> e;
-      bool changed = false;
-      for (const auto& x : n->elems) {
-        auto v = transform_preorder(c, x.value, f);
-        changed = changed || v.changed;
-        e.push_back({x.name, v.node});
-      }
+      const bool changed = transform_elems(c, n, f, transform_preorder, e);
       if (!changed) return {n, false};
       return {c.struct_(std::move(e)), true};
     }
@@ -117,12 +115,7 @@ inline bb_change transform_preorder(form_context& c, const bb& n0, const bb_tran
     }
     case block_kind::block: {
       std::vector<bb_elem> e;
-      bool changed = false;
-      for (const auto& x : n->elems) {
-        auto v = transform_preorder(c, x.value, f);
-        changed = changed || v.changed;
-        e.push_back({x.name, v.node});
-      }
+      const bool changed = transform_elems(c, n, f, transform_preorder, e);
       auto res = transform_preorder(c, n->a, f);
       if (!changed && !res.changed) return {n, false};
       return {c.block(std::move(e), res.node), true};

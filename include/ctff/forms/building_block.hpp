@@ -225,11 +225,7 @@ class form_context {
 
   // ---- building blocks ----
   bb reference(std::string name, std::uint32_t type) {
-    auto n = std::make_shared<bb_node>();
-    n->kind = block_kind::reference;
-    n->text = std::move(name);
-    n->type = type;
-    return n;
+    return leaf(block_kind::reference, std::move(name), type);
   }
   bb selection(const bb& source, std::int64_t index) {
     if (!is_struct(source->type))
@@ -298,11 +294,7 @@ class form_context {
     return n;
   }
   bb intrinsic(std::string uri, std::uint32_t type) {
-    auto n = std::make_shared<bb_node>();
-    n->kind = block_kind::intrinsic;
-    n->text = std::move(uri);
-    n->type = type;
-    return n;
+    return leaf(block_kind::intrinsic, std::move(uri), type);
   }
   bb leaf(block_kind k, std::string text, std::uint32_t type) {
     auto n = std::make_shared<bb_node>();

@@ -52,6 +52,42 @@ inline bool column_fits(const tensor_data& c, typed t) {
   return true;
 }
 
+// Why v is not a value of t's kind (empty: it is): no value, another kind, a tensor misfit, a
+// struct of another length. What v holds (names, members, placements) is each walk's to check.
+inline std::string kind_misfit(const dynamic_value& v, typed t) {
+  if (!v) return "no value";
+  switch (t.node().kind) {
+    case type_kind::tensor:
+      return v.is(value_kind::tensor) ? tensor_misfit(v.tensor(), t) : "expected a tensor";
+    case type_kind::struct_: {
+      if (!v.is(value_kind::struct_)) return "expected a struct";
+      const std::size_t n = v.structure().elements.size();
+      if (n != t.kids())
+        return "expected " + std::to_string(t.kids()) + " elements, got " + std::to_string(n);
+      return {};
+    }
+    case type_kind::sequence:
+      return v.is(value_kind::sequence) ? "" : "expected a sequence";
+    case type_kind::federated:
+      return v.is(value_kind::federated) ? "" : "expected a federated value";
+    case type_kind::function:
+      return v.is(value_kind::function) ? "" : "expected a function";
+    case type_kind::placement:
+      return v.is(value_kind::placement) ? "" : "expected a placement";
+    case type_kind::abstract:
+      return {};  // any value: the type does not say
+  }
+  return "unknown type";
+}
+
+// Why element k of struct value s is not named `want`, its type's name (empty: it is, or s has no
+// names: the type names it).
+inline std::string name_misfit(const struct_data& s, std::uint32_t k, std::string_view want) {
+  if (s.names.empty() || s.name(k) == want) return {};
+  return "element " + std::to_string(k) + " is named '" + std::string(s.name(k)) + "', expected '" +
+         std::string(want) + "'";
+}
+
 // Where and why v is not a value of type t, or nothing when it is: `where` is relative to v
 // (".name", "[2]"; empty: v itself) and is spelled only for a misfit, so that checking a value
 // that fits builds no string. A struct value without names fits a named struct type (the type
@@ -68,31 +104,19 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
     if (m) m->where.insert(0, step());
     return m;
   };
-  if (!v) return fail("no value");
+  if (std::string p = kind_misfit(v, t); !p.empty()) return fail(std::move(p));
   switch (tn.kind) {
-    case type_kind::tensor: {
-      if (!v.is(value_kind::tensor)) return fail("expected a tensor");
-      if (std::string p = tensor_misfit(v.tensor(), t); !p.empty()) return fail(std::move(p));
-      return std::nullopt;
-    }
     case type_kind::struct_: {
-      if (!v.is(value_kind::struct_)) return fail("expected a struct");
       const struct_data& s = v.structure();
-      if (s.elements.size() != t.kids())
-        return fail("expected " + std::to_string(t.kids()) + " elements, got " +
-                    std::to_string(s.elements.size()));
       for (std::uint32_t k = 0; k != t.kids(); ++k) {
         const std::string_view want = t.d->name(t.d->kid(t.i, k));
-        if (!s.names.empty() && s.name(k) != want)
-          return fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
-                      "', expected '" + std::string(want) + "'");
+        if (std::string p = name_misfit(s, k, want); !p.empty()) return fail(std::move(p));
         if (auto m = find_misfit(s.elements[k], t.kid(k)))
           return inside(std::move(m), [&] { return step_text(want, k); });
       }
       return std::nullopt;
     }
     case type_kind::sequence: {
-      if (!v.is(value_kind::sequence)) return fail("expected a sequence");
       const auto& e = v.sequence().elements;
       for (std::size_t k = 0; k != e.size(); ++k)
         if (auto m = find_misfit(e[k], t.member()))
@@ -100,7 +124,6 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
       return std::nullopt;
     }
     case type_kind::federated: {
-      if (!v.is(value_kind::federated)) return fail("expected a federated value");
       const federated_data& f = v.federated();
       if (f.column) {
         if (tn.where == placement_kind::clients && !tn.all_equal && column_fits(*f.column, t.member()))
@@ -118,13 +141,13 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
           return inside(std::move(m), [&] { return listed ? step_text({}, k) : std::string(); });
       return std::nullopt;
     }
+    case type_kind::tensor:
     case type_kind::function:
-      return v.is(value_kind::function) ? std::nullopt : fail("expected a function");
     case type_kind::placement:
-      return v.is(value_kind::placement) ? std::nullopt : fail("expected a placement");
-    case type_kind::abstract: return std::nullopt;  // any value: the type does not say
+    case type_kind::abstract:
+      return std::nullopt;  // (kind_misfit checked them whole)
   }
-  return fail("unknown type");
+  return std::nullopt;
 }
 
 // Where in an argument a check is: the steps from the root, on the stack, spelled
@@ -150,34 +173,24 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
                                     std::optional<std::size_t>& clients) {
   const type_node& tn = t.node();
   auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path.text(), problem); };
-  if (!v) return fail("no value");
+  if (std::string p = kind_misfit(v, t); !p.empty()) return fail(p);
   switch (tn.kind) {
-    case type_kind::tensor: {
-      if (!v.is(value_kind::tensor)) return fail("expected a tensor");
-      if (std::string p = tensor_misfit(v.tensor(), t); !p.empty()) return fail(p);
+    case type_kind::tensor:
       return v;
-    }
     case type_kind::struct_: {
-      if (!v.is(value_kind::struct_)) return fail("expected a struct");
       const struct_data& s = v.structure();
-      if (s.elements.size() != t.kids())
-        return fail("expected " + std::to_string(t.kids()) + " elements, got " +
-                    std::to_string(s.elements.size()));
       std::vector<std::string> names = struct_names(t);
       std::vector<dynamic_value> e;
       bool changed = !s.names.empty() ? false : !names.empty();
       for (std::uint32_t k = 0; k != t.kids(); ++k) {
         const std::string_view want = names.empty() ? std::string_view{} : std::string_view(names[k]);
-        if (!s.names.empty() && s.name(k) != want)
-          fail("element " + std::to_string(k) + " is named '" + std::string(s.name(k)) +
-               "', expected '" + std::string(want) + "'");
+        if (std::string p = name_misfit(s, k, want); !p.empty()) fail(p);
         e.push_back(check_argument(s.elements[k], t.kid(k), argument_path{&path, {}, want, k}, clients));
         changed = changed || !e.back().shares(s.elements[k]);
       }
       return changed ? make_struct_value(std::move(e), std::move(names)) : v;
     }
     case type_kind::sequence: {
-      if (!v.is(value_kind::sequence)) return fail("expected a sequence");
       std::vector<dynamic_value> e;
       const auto& s = v.sequence().elements;
       bool changed = false;
@@ -188,7 +201,6 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
       return changed ? make_sequence(std::move(e)) : v;
     }
     case type_kind::federated: {
-      if (!v.is(value_kind::federated)) return fail("expected a federated value");
       const federated_data& f = v.federated();
       if (f.column) {  // rows that fit are counted, not visited; else as members, to say where
         const std::size_t rows = column_rows(*f.column);
@@ -223,14 +235,11 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
       return changed ? make_federated(f.where, f.all_equal, std::move(m)) : v;
     }
     case type_kind::function:
-      if (!v.is(value_kind::function)) return fail("expected a function");
-      return v;
     case type_kind::placement:
-      if (!v.is(value_kind::placement)) return fail("expected a placement");
       return v;
     case type_kind::abstract: return fail("a value of an abstract type");
   }
-  return fail("unknown type");
+  return v;
 }
 inline dynamic_value check_argument(const dynamic_value& v, typed t, std::string_view root,
                                     std::optional<std::size_t>& clients) {

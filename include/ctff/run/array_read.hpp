@@ -24,6 +24,7 @@
 #include "ctff/numpy/npz.hpp"
 #include "ctff/run/client_column.hpp"
 #include "ctff/run/error.hpp"
+#include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
 #include "ctff/types/dtype.hpp"
@@ -76,16 +77,11 @@ class array_reader {
       }
       case type_kind::struct_: {
         std::vector<dynamic_value> elements;
-        std::vector<std::string> names;
-        bool named = false;
         for (std::uint32_t i = 0; i != n.kid_count; ++i) {
           const std::uint32_t k = types_.kid(t, i);
-          names.emplace_back(types_.name(k));
-          named = named || !names.back().empty();
-          elements.push_back(read(k, path + step_text(names.back(), i)));
+          elements.push_back(read(k, path + step_text(types_.name(k), i)));
         }
-        if (!named) names.clear();
-        return make_struct_value(std::move(elements), std::move(names));
+        return make_struct_value(std::move(elements), struct_names({&types_, t}));
       }
       case type_kind::sequence: {
         std::vector<dynamic_value> elements;
@@ -296,15 +292,11 @@ class array_reader {
       return out;
     }
     std::vector<std::vector<dynamic_value>> kids;
-    std::vector<std::string> names;
-    bool named = false;
     for (std::uint32_t i = 0; i != n.kid_count; ++i) {
       const std::uint32_t k = types_.kid(t, i);
-      names.emplace_back(types_.name(k));
-      named = named || !names.back().empty();
-      kids.push_back(stacked(k, path + step_text(names.back(), i), count));
+      kids.push_back(stacked(k, path + step_text(types_.name(k), i), count));
     }
-    if (!named) names.clear();
+    const std::vector<std::string> names = struct_names({&types_, t});
     for (std::size_t c = 0; c != count; ++c) {
       charge(64, path);  // (a member without tensors: <>@CLIENTS)
       std::vector<dynamic_value> elements;

@@ -45,7 +45,7 @@ class array_writer {
       }
       case type_kind::struct_: {
         const struct_data& s = expect(v, value_kind::struct_, t).structure();
-        check_size(s, t);
+        check_element_count(s, types_, t);
         for (std::uint32_t i = 0; i != n.kid_count; ++i)
           write(s.elements[i], types_.kid(t, i), path + step_text(types_.name(types_.kid(t, i)), i));
         return;
@@ -64,29 +64,16 @@ class array_writer {
   const dynamic_value& expect(const dynamic_value& v, value_kind k, std::uint32_t t) const {
     return expect_kind(v, k, types_, t);
   }
-  void check_size(const struct_data& s, std::uint32_t t) const {
-    if (s.elements.size() != types_.node(t).kid_count)
-      throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
-                                    message_type_text(types_, t) + " has " + std::to_string(types_.node(t).kid_count));
-  }
 
   void federated(const federated_data& f, std::uint32_t t, const std::string& path) {
-    const type_node& n = types_.node(t);
+    const result_members m = members_of_result(f, types_, t, clients_);
     const std::uint32_t member = types_.kid(t, 0);
-    if (n.all_equal || n.where == placement_kind::server) {
-      if (f.members.size() != 1)
-        throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
-                                      message_type_text(types_, t) + " has one");
-      return write(f.members[0], member, path);
-    }
-    // An all_equal value where the type has one member per client: one copy per client.
-    const std::size_t count = f.all_equal && f.members.size() == 1 && clients_ ? *clients_ : f.members.size();
-    std::vector<const dynamic_value*> members;
-    for (std::size_t i = 0; i != count; ++i) members.push_back(&f.members[f.members.size() == count ? i : 0]);
+    if (!m.listed) return write(m[0], member, path);
+    const std::size_t count = m.size;
     if (stackable(types_, member)) {
       // Each client's tensors in the order of the type; stacked when every tensor has one shape.
       std::vector<std::vector<const tensor_data*>> leaves(count);
-      for (std::size_t c = 0; c != count; ++c) collect(*members[c], member, leaves[c]);
+      for (std::size_t c = 0; c != count; ++c) collect(m[c], member, leaves[c]);
       bool same = true;
       for (std::size_t c = 1; same && c < count; ++c)
         for (std::size_t k = 0; same && k != leaves[c].size(); ++k)
@@ -96,7 +83,7 @@ class array_writer {
         return;
       }
     }
-    for (std::size_t i = 0; i != count; ++i) write(*members[i], member, path + step_text({}, i));
+    for (std::size_t i = 0; i != count; ++i) write(m[i], member, path + step_text({}, i));
   }
 
   void collect(const dynamic_value& v, std::uint32_t t, std::vector<const tensor_data*>& leaves) {
@@ -106,7 +93,7 @@ class array_writer {
       return;
     }
     const struct_data& s = expect(v, value_kind::struct_, t).structure();
-    check_size(s, t);
+    check_element_count(s, types_, t);
     for (std::uint32_t i = 0; i != n.kid_count; ++i) collect(s.elements[i], types_.kid(t, i), leaves);
   }
 
@@ -138,14 +125,7 @@ class array_writer {
     const dtype dt = parts.empty() ? no_part_dt : parts[0]->dt;
     std::size_t str_size = 1;
     for (const tensor_data* p : parts) {
-      std::size_t total = 1;
-      for (auto d : p->shape) {
-        if (d < 0) throw execution_error("", "a result tensor has a negative dimension");
-        total *= static_cast<std::size_t>(d);
-      }
-      if (total != p->size())
-        throw execution_error("", "a result tensor has " + std::to_string(p->size()) + " elements for its shape's " +
-                                      std::to_string(total));
+      check_fills_shape(*p);
       if (const auto* s = std::get_if<std::vector<std::string>>(&p->elements))
         for (const std::string& e : *s) str_size = std::max(str_size, e.size());
     }

@@ -112,10 +112,8 @@ class json_writer {
   }
 
   void structure(const struct_data& s, std::uint32_t t) {
+    check_element_count(s, types_, t);
     const std::uint32_t k = types_.node(t).kid_count;
-    if (s.elements.size() != k)
-      throw execution_error("", "the result has " + std::to_string(s.elements.size()) + " elements where its type " +
-                                    message_type_text(types_, t) + " has " + std::to_string(k));
     bool all_named = k != 0;
     for (std::uint32_t i = 0; i != k; ++i) all_named = all_named && !types_.name(types_.kid(t, i)).empty();
     out += all_named ? '{' : '[';
@@ -132,33 +130,19 @@ class json_writer {
   }
 
   void federated(const federated_data& f, std::uint32_t t) {
-    const type_node& n = types_.node(t);
+    const result_members m = members_of_result(f, types_, t, clients_);
     const std::uint32_t member = types_.kid(t, 0);
-    if (n.all_equal || n.where == placement_kind::server) {
-      if (f.members.size() != 1)
-        throw execution_error("", "the result has " + std::to_string(f.members.size()) + " members where its type " +
-                                      message_type_text(types_, t) + " has one");
-      return write(f.members[0], member);
-    }
-    // An all_equal value where the type has one member per client: one copy per client.
-    const std::size_t count = f.all_equal && f.members.size() == 1 && clients_ ? *clients_ : f.members.size();
+    if (!m.listed) return write(m[0], member);
     out += '[';
-    for (std::size_t i = 0; i != count; ++i) {
+    for (std::size_t i = 0; i != m.size; ++i) {
       if (i) out += ',';
-      write(f.members[f.members.size() == count ? i : 0], member);
+      write(m[i], member);
     }
     out += ']';
   }
 
   void tensor(const tensor_data& v) {
-    std::size_t total = 1;
-    for (auto d : v.shape) {
-      if (d < 0) throw execution_error("", "a result tensor has a negative dimension");
-      total *= static_cast<std::size_t>(d);
-    }
-    if (total != v.size())
-      throw execution_error("", "a result tensor has " + std::to_string(v.size()) + " elements for its shape's " +
-                                    std::to_string(total));
+    check_fills_shape(v);
     visit_dtype(v.dt, [&](auto d) {
       constexpr dtype D = decltype(d)::value;
       const auto* elements = std::get_if<stored_t<D>>(&v.elements);
