@@ -44,39 +44,6 @@ constexpr std::string_view chars_in(const Chars& chars, std::uint32_t off, std::
   return len ? std::string_view(chars.data() + off, len) : std::string_view{};
 }
 
-// (The pools are scratch arrays, not std::vector: see core/scratch.hpp.)
-struct graph {
-  scratch<node> nodes;
-  scratch<struct_elem> elems;
-  scratch<lit> lits;
-  scratch<std::int64_t> dims;
-  scratch<std::uint64_t> vals;
-  scratch<char> chars;
-  scratch<unsigned char> byte_pool;
-  scratch<embed> embeds;
-  scratch<std::uint32_t> bindings;  // bound nodes, in binding order
-
-  std::string_view name{};   // the context name: name, or name_<suffix> on a clash
-  std::uint32_t suffix = 0;
-
-  // (No `add` for nodes: a trace adds them with trace_ctx::add, trace/context.hpp, which keeps
-  // their binding-order bookkeeping in step.)
-  CTFF_DEFER  // (as the functions: core/defer.hpp)
-  constexpr std::uint32_t bind(std::uint32_t id) {
-    bindings.push_back(id);
-    return static_cast<std::uint32_t>(bindings.size() - 1);
-  }
-  CTFF_DEFER
-  constexpr std::uint32_t add_chars(std::string_view s) {
-    auto at = static_cast<std::uint32_t>(chars.size());
-    chars.append(s.data(), s.size());
-    return at;
-  }
-  constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
-    return chars_in(chars, off, len);
-  }
-};
-
 // Read-only access to one pool of a finished graph: its vector, or the array of a frozen graph
 // (ast/frozen_graph.hpp), which the outputs of a compile-time computation read in place.
 template <class T>
@@ -96,27 +63,52 @@ constexpr pool_view<typename V::value_type> view_of(const V& v) {
   return {v.data(), static_cast<std::uint32_t>(v.size())};
 }
 
-// A finished graph as the printers, the serializer and the structural writer read it.
-struct graph_view {
-  pool_view<node> nodes;
-  pool_view<struct_elem> elems;
-  pool_view<lit> lits;
-  pool_view<std::int64_t> dims;
-  pool_view<std::uint64_t> vals;
-  pool_view<char> chars;
-  pool_view<unsigned char> byte_pool;
-  pool_view<embed> embeds;
-  pool_view<std::uint32_t> bindings;
-  std::string_view name{};
-  std::uint32_t suffix = 0;
+// The pools of a graph, each a Pool<T>: scratch arrays while it is traced (not std::vector: see
+// core/scratch.hpp), pool_views once it is read (graph_view).
+template <template <class> class Pool>
+struct graph_pools {
+  Pool<node> nodes;
+  Pool<struct_elem> elems;
+  Pool<lit> lits;
+  Pool<std::int64_t> dims;
+  Pool<std::uint64_t> vals;
+  Pool<char> chars;
+  Pool<unsigned char> byte_pool;
+  Pool<embed> embeds;
+  Pool<std::uint32_t> bindings;  // bound nodes, in binding order
 
+  std::string_view name{};  // the context name: name, or name_<suffix> on a clash
+  std::uint32_t suffix = 0;
+};
+
+struct graph : graph_pools<scratch> {
+
+  // (No `add` for nodes: a trace adds them with trace_ctx::add, trace/context.hpp, which keeps
+  // their binding-order bookkeeping in step.)
+  CTFF_DEFER  // (as the functions: core/defer.hpp)
+  constexpr std::uint32_t bind(std::uint32_t id) {
+    bindings.push_back(id);
+    return static_cast<std::uint32_t>(bindings.size() - 1);
+  }
+  CTFF_DEFER
+  constexpr std::uint32_t add_chars(std::string_view s) {
+    auto at = static_cast<std::uint32_t>(chars.size());
+    chars.append(s.data(), s.size());
+    return at;
+  }
+  constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
+    return chars_in(chars, off, len);
+  }
+};
+
+// A finished graph as the printers, the serializer and the structural writer read it.
+struct graph_view : graph_pools<pool_view> {
   constexpr graph_view() = default;
   // Implicit: a graph being printed does not change while it is read.
   constexpr graph_view(const graph& g)  // NOLINT(google-explicit-constructor)
-      : nodes(view_of(g.nodes)), elems(view_of(g.elems)), lits(view_of(g.lits)),
-        dims(view_of(g.dims)), vals(view_of(g.vals)), chars(view_of(g.chars)),
-        byte_pool(view_of(g.byte_pool)), embeds(view_of(g.embeds)), bindings(view_of(g.bindings)),
-        name(g.name), suffix(g.suffix) {}
+      : graph_pools<pool_view>{view_of(g.nodes), view_of(g.elems), view_of(g.lits), view_of(g.dims),
+                               view_of(g.vals), view_of(g.chars), view_of(g.byte_pool), view_of(g.embeds),
+                               view_of(g.bindings), g.name, g.suffix} {}
 
   constexpr std::string_view chars_at(std::uint32_t off, std::uint32_t len) const {
     return chars_in(chars, off, len);
