@@ -62,20 +62,6 @@ class preorder_renamer {
         t_.nodes[i].text_len = free_.back().second.second;
         return;
       }
-      case block_kind::selection:
-        walk(n.a, depth + 1);
-        return;
-      case block_kind::call: {
-        const std::uint32_t a = n.a, b = n.b;
-        walk(a, depth + 1);
-        if (b != no_index) walk(b, depth + 1);
-        return;
-      }
-      case block_kind::struct_: {
-        const std::uint32_t first = n.first, count = n.count;
-        for (std::uint32_t k = 0; k != count; ++k) walk(t_.elems[first + k].value, depth + 1);
-        return;
-      }
       case block_kind::lambda: {
         const std::uint32_t result = n.a;
         if (n.text_len == 0) {
@@ -106,7 +92,12 @@ class preorder_renamer {
         scope_.resize(d);
         return;
       }
-      default:
+      default:  // a selection, call or struct: its children (renaming them leaves the links as
+                // they are); a leaf: nothing
+        for_each_child(t_, i, [&](std::uint32_t k, const child_step&) {
+          walk(k, depth + 1);
+          return true;
+        });
         return;
     }
   }

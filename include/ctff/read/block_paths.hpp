@@ -20,34 +20,11 @@ class block_paths {
  public:
   explicit block_paths(const computation_tree& tree) {
     up_.assign(tree.nodes.size(), step{no_index, nullptr, -1, {}});
-    for (std::uint32_t i = 0; i != tree.nodes.size(); ++i) {
-      const block_node& n = tree.node(i);
-      auto link = [&](std::uint32_t kid, const char* what, std::int64_t index = -1, std::string_view name = {}) {
-        if (kid < up_.size()) up_[kid] = step{i, what, index, name};
-      };
-      switch (n.kind) {
-        case block_kind::selection: link(n.a, "selection.source"); break;
-        case block_kind::call:
-          link(n.a, "call.function");
-          if (n.b != no_index) link(n.b, "call.argument");
-          break;
-        case block_kind::lambda: link(n.a, "lambda.result"); break;
-        case block_kind::block:
-          for (std::uint32_t k = 0; k != n.count; ++k) {
-            const block_elem& e = tree.elem(i, k);
-            link(e.value, "block.local", k, tree.name(e));
-          }
-          link(n.a, "block.result");
-          break;
-        case block_kind::struct_:
-          for (std::uint32_t k = 0; k != n.count; ++k) {
-            const block_elem& e = tree.elem(i, k);
-            link(e.value, "struct", k, tree.name(e));
-          }
-          break;
-        default: break;
-      }
-    }
+    for (std::uint32_t i = 0; i != tree.nodes.size(); ++i)
+      detail::for_each_child(tree, i, [&](std::uint32_t kid, const detail::child_step& s) {
+        if (kid < up_.size()) up_[kid] = step{i, s.what, s.index, s.name};
+        return true;
+      });
   }
 
   std::size_t size() const { return up_.size(); }

@@ -89,6 +89,44 @@ class computation_tree {
 inline detail::graph& detail::tree_access::pool(computation_tree& t) { return t.pool_; }
 inline const detail::graph& detail::tree_access::pool(const computation_tree& t) { return t.pool_; }
 
+namespace detail {
+
+// One step from a building block down to a child, as a path spells it (read/path.hpp): the field,
+// and for a struct element or a Block local its index and name.
+struct child_step {
+  const char* what;
+  std::int64_t index = -1;
+  std::string_view name{};
+};
+
+// The one walk over a building block's children, which every run-time walk of a read tree uses:
+// f(child, step) for each child of building block i in the reader's order (a Selection's source;
+// a Call's function, then its argument if it has one; a Lambda's result; a Struct's elements; a
+// Block's locals in order, then its result). f returns false to stop; then so does this (else
+// true; a leaf has no children). The children are given as stored, not checked against the tree.
+template <class F>
+bool for_each_child(const computation_tree& t, std::uint32_t i, F&& f) {
+  const block_node& n = t.node(i);
+  switch (n.kind) {
+    case block_kind::selection: return f(n.a, child_step{"selection.source"});
+    case block_kind::call:
+      return f(n.a, child_step{"call.function"}) && (n.b == no_index || f(n.b, child_step{"call.argument"}));
+    case block_kind::lambda: return f(n.a, child_step{"lambda.result"});
+    case block_kind::struct_:
+    case block_kind::block: {
+      const bool block = n.kind == block_kind::block;
+      for (std::uint32_t k = 0; k != n.count; ++k) {
+        const block_elem& e = t.elem(i, k);
+        if (!f(e.value, child_step{block ? "block.local" : "struct", k, t.name(e)})) return false;
+      }
+      return !block || f(n.a, child_step{"block.result"});
+    }
+    default: return true;
+  }
+}
+
+}  // namespace detail
+
 constexpr std::string_view block_kind_name(block_kind k) {
   switch (k) {
     case block_kind::reference: return "reference";

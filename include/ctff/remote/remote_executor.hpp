@@ -32,6 +32,7 @@
 #include <grpcpp/grpcpp.h>
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
+#include "ctff/read/tree.hpp"
 #include "ctff/remote/held_clients.hpp"
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/slice_requests.hpp"
@@ -82,11 +83,9 @@ inline bool only_moves_values(const computation_tree& t, std::uint32_t i, int de
   switch (n.kind) {
     case block_kind::reference:
     case block_kind::literal: return true;
-    case block_kind::selection: return only_moves_values(t, n.a, depth + 1);
+    case block_kind::selection:
     case block_kind::struct_:
-      for (std::uint32_t k = 0; k != n.count; ++k)
-        if (!only_moves_values(t, t.elem(i, k).value, depth + 1)) return false;
-      return true;
+      return for_each_child(t, i, [&](std::uint32_t k, const child_step&) { return only_moves_values(t, k, depth + 1); });
     default: return false;
   }
 }

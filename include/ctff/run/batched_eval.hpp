@@ -49,15 +49,10 @@ inline bool batchable_node(const program& p, std::uint32_t i, int depth = 0) {
   switch (n.kind) {
     case block_kind::reference: return p.reference(i).up != no_index;
     case block_kind::literal: return static_cast<bool>(p.constant(i));
-    case block_kind::selection: return batchable_node(p, n.a, depth + 1);
+    case block_kind::selection:
     case block_kind::struct_:
-      for (std::uint32_t k = 0; k != n.count; ++k)
-        if (!batchable_node(p, t.elem(i, k).value, depth + 1)) return false;
-      return true;
     case block_kind::block:
-      for (std::uint32_t k = 0; k != n.count; ++k)
-        if (!batchable_node(p, t.elem(i, k).value, depth + 1)) return false;
-      return batchable_node(p, n.a, depth + 1);
+      return for_each_child(t, i, [&](std::uint32_t k, const child_step&) { return batchable_node(p, k, depth + 1); });
     case block_kind::call:
       return n.b != no_index && n.a < t.nodes.size() && t.node(n.a).kind == block_kind::intrinsic &&
              batched_op(t.text(n.a)) && static_cast<bool>(p.constant(n.a)) && batchable_node(p, n.b, depth + 1);

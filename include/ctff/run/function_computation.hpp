@@ -230,13 +230,6 @@ class function_writer {
         if (at.up >= level) out.push_back(free_reference{t.text(i), frame_slot{at.up - level, at.slot}});
         return true;
       }
-      case block_kind::selection: return free_references(p, n.a, level, out);
-      case block_kind::call:
-        return free_references(p, n.a, level, out) && free_references(p, n.b, level, out);
-      case block_kind::struct_:
-        for (std::uint32_t k = 0; k != n.count; ++k)
-          if (!free_references(p, t.elem(i, k).value, level, out)) return false;
-        return true;
       case block_kind::lambda:
         return free_references(p, n.a, t.text(i).empty() ? level : level + 1, out);
       case block_kind::block: {
@@ -247,7 +240,10 @@ class function_writer {
         }
         return free_references(p, n.a, inner, out);
       }
-      default: return true;
+      default:  // a selection, call or struct: its children; a leaf: none
+        return for_each_child(t, i, [&](std::uint32_t k, const child_step&) {
+          return free_references(p, k, level, out);
+        });
     }
   }
 

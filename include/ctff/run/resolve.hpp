@@ -40,14 +40,6 @@ class reference_resolver {
       case block_kind::reference:
         if (const binding_at* b = scope_.find(t_.text(i))) out_[i] = frame_slot{level_ - b->level, b->slot};
         return;
-      case block_kind::selection: walk(n.a); return;
-      case block_kind::call:
-        walk(n.a);
-        walk(n.b);
-        return;
-      case block_kind::struct_:
-        for (std::uint32_t k = 0; k != n.count; ++k) walk(t_.elem(i, k).value);
-        return;
       case block_kind::lambda: {
         if (t_.text(i).empty()) return walk(n.a);
         const std::size_t mark = scope_.size();
@@ -71,7 +63,12 @@ class reference_resolver {
         if (n.count) --level_;
         return;
       }
-      default: return;
+      default:  // a selection, call or struct: its children; a leaf: nothing
+        for_each_child(t_, i, [this](std::uint32_t k, const child_step&) {
+          walk(k);
+          return true;
+        });
+        return;
     }
   }
 
