@@ -128,10 +128,7 @@ class form_composer {
   }
 
   static std::string computation(const std::string& type, std::uint32_t field, const std::string& body) {
-    std::string out;
-    w::message(out, 1, type);
-    w::message(out, field, body);
-    return out;
+    return computation_bytes(&type, field, body);
   }
   static std::string struct_type(const std::vector<std::pair<std::string, std::string>>& elems) {
     std::string st;

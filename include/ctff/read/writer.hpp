@@ -6,9 +6,11 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "ctff/ast/array_writer.hpp"
 #include "ctff/ast/wire_form.hpp"
+#include "ctff/core/front_wire.hpp"
 #include "ctff/core/sink.hpp"
 #include "ctff/read/tree.hpp"
 #include "ctff/types/wire.hpp"
@@ -116,6 +118,17 @@ class tree_writer {
  private:
   const computation_tree& t_;
 };
+
+// A Computation message built front to back from parts already written: its Type message (null:
+// none known) and its `computation` oneof's field (computation_field) holding `body`. What the
+// run-time writers that assemble new Computations around read ones use (forms/compose.hpp,
+// run/function_computation.hpp).
+inline std::string computation_bytes(const std::string* type, std::uint32_t field, std::string_view body) {
+  std::string out;
+  if (type) put_message(out, 1, *type);
+  put_message(out, field, body);
+  return out;
+}
 
 }  // namespace detail
 

@@ -100,10 +100,7 @@ class function_writer {
   // A Computation of the given type (if known) whose `computation` oneof is `field`.
   static std::string computation(const std::optional<std::string>& type, std::uint32_t field,
                                  std::string_view body) {
-    std::string out;
-    if (type) put_message(out, 1, *type);
-    put_message(out, field, body);
-    return out;
+    return computation_bytes(type ? &*type : nullptr, field, body);
   }
 
   // A building block of a read tree, as it was read (an Intrinsic, an opaque computation).
