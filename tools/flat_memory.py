@@ -17,7 +17,6 @@ Run it with Debian's python3 (grpcio, protobuf, numpy).
 import argparse
 import pathlib
 import re
-import subprocess
 import sys
 import time
 
@@ -30,16 +29,6 @@ import numpy as np  # noqa: E402
 def rss_kib(pid):
   status = pathlib.Path(f"/proc/{pid}/status").read_text()
   return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
-
-
-def start_worker(binary, plugin):
-  p = subprocess.Popen([binary, "--port=0", "--threads=1", f"--bind={plugin}"], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-  m = re.search(r"listening on (\S+):(\d+)", p.stdout.readline())
-  if not m:
-    p.kill()
-    raise RuntimeError(f"ctff-worker did not start: {p.stderr.read()}")
-  return p, f"127.0.0.1:{m.group(2)}"
 
 
 def main():
@@ -60,7 +49,7 @@ def main():
            for _ in range(args.examples)] for _ in range(args.clients)]
   model = {"weights": np.zeros(2, np.float32), "bias": np.float32(0)}
 
-  workers = [start_worker(args.worker, args.plugin) for _ in range(3)]
+  workers = [ctff_remote.start_worker(args.worker, ["--threads=1", f"--bind={args.plugin}"]) for _ in range(3)]
   checkpoints = sorted({10, 100, args.rounds // 2, args.rounds} & set(range(10, args.rounds + 1)))
   rows = {}
   started = time.monotonic()

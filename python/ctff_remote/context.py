@@ -179,15 +179,15 @@ def _finalize(connection, proc):
     _stop_process(proc)
 
 
-def start_controller(addresses, binary=None, args=(), start_timeout=30.0):
-  """Starts `ctff-worker --port=0 --workers=A,B,...`; returns (process, "127.0.0.1:PORT")."""
+def start_worker(binary=None, args=(), start_timeout=30.0, what="worker"):
+  """Starts `ctff-worker --port=0 ARGS...` (`binary`: default `ctff-worker` on PATH) and waits
+  until it listens; returns (process, "HOST:PORT"). Stop it with process.terminate()."""
   binary = binary or shutil.which("ctff-worker")
   if not binary:
-    raise FileNotFoundError(
-        "ctff_remote: several worker addresses need a local controller, `ctff-worker`, which is not "
-        "on PATH: pass controller_binary= (the build's tools/ctff_worker/ctff-worker)")
-  argv = [os.fspath(binary), "--port=0", "--workers=" + ",".join(addresses), *args]
-  err = tempfile.TemporaryFile()  # what the controller says when it does not start
+    raise FileNotFoundError("ctff_remote: `ctff-worker` is not on PATH: pass its path (the build's "
+                            "tools/ctff_worker/ctff-worker)")
+  argv = [os.fspath(binary), "--port=0", *args]
+  err = tempfile.TemporaryFile()  # what the worker says when it does not start
   try:
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL)
   except BaseException:
@@ -211,15 +211,25 @@ def start_controller(addresses, binary=None, args=(), start_timeout=30.0):
     err.seek(0)
     why = err.read().decode(errors="replace").strip()
     err.close()
-    raise RuntimeError(f"ctff_remote: the controller {' '.join(argv)} did not start: "
+    raise RuntimeError(f"ctff_remote: the {what} {' '.join(argv)} did not start: "
                        f"{line.decode(errors='replace').strip() or why or 'no output'}")
-  err.close()  # the controller keeps its own descriptor
-  # The controller prints nothing more on stdout; drain it so that it can never block on it.
+  err.close()  # the worker keeps its own descriptor
+  # The worker prints nothing more on stdout; drain it so that it can never block on it.
   threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
   host = m.group(1).decode()
   if host in ("0.0.0.0", "::", "[::]", ""):
     host = "127.0.0.1"
   return proc, f"{host}:{int(m.group(2))}"
+
+
+def start_controller(addresses, binary=None, args=(), start_timeout=30.0):
+  """Starts `ctff-worker --port=0 --workers=A,B,...`; returns (process, "127.0.0.1:PORT")."""
+  binary = binary or shutil.which("ctff-worker")
+  if not binary:
+    raise FileNotFoundError(
+        "ctff_remote: several worker addresses need a local controller, `ctff-worker`, which is not "
+        "on PATH: pass controller_binary= (the build's tools/ctff_worker/ctff-worker)")
+  return start_worker(binary, ["--workers=" + ",".join(addresses), *args], start_timeout, "controller")
 
 
 class ExecutionContext(_SyncContext):

@@ -18,7 +18,6 @@ import gc
 import math
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import unittest
@@ -35,13 +34,8 @@ import numpy as np  # noqa: E402  (after the path set-up, with the package's imp
 
 
 def start_worker():
-  p = subprocess.Popen([ARGS.worker, "--port=0", "--threads=2"], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
-  m = re.search(r"listening on (\S+):(\d+)", p.stdout.readline())
-  if not m:
-    p.kill()
-    raise RuntimeError(f"the worker did not start: {p.stderr.read()}")
-  return p, f"127.0.0.1:{m.group(2)}"
+  import ctff_remote  # pylint: disable=import-outside-toplevel
+  return ctff_remote.start_worker(ARGS.worker, ["--threads=2"])
 
 
 def setUpModule():  # pylint: disable=invalid-name
@@ -53,8 +47,6 @@ def tearDownModule():  # pylint: disable=invalid-name
   for p, _ in WORKERS:
     p.terminate()
     p.wait(timeout=20)
-    p.stdout.close()
-    p.stderr.close()
 
 
 def addresses(k):
@@ -431,8 +423,6 @@ class ErrorTest(Base):
     p, address = start_worker()
     p.terminate()
     p.wait()
-    p.stdout.close()
-    p.stderr.close()
     with ctff_remote.execution_context([address], timeout=10) as ctx:
       with self.assertRaises(ctff_remote.RemoteError) as e:
         ctx.invoke(golden("sum_clients"), [1])
