@@ -441,13 +441,7 @@ int run(int argc, char** argv) {
   if (!options.taps.empty()) {
     if (tap_all)
       options.on_value = [](const ctff::tapped_value& v) {
-        std::cerr << "tap " << v.path << " "
-                  << (v.client ? "client " + std::to_string(*v.client)
-                      : v.placement == ctff::placement_kind::server  ? std::string("server")
-                      : v.placement == ctff::placement_kind::clients ? std::string("all clients")
-                                                                      : std::string("value"))
-                  << (v.worker.empty() ? std::string() : " (worker " + std::string(v.worker) + ")") << ": "
-                  << ctff::to_string(v.value) << "\n";
+        std::cerr << "tap " << v.path << " " << ctff::tap_origin(v) << ": " << ctff::to_string(v.value) << "\n";
       };
     else
       options.on_value = std::ref(summary);

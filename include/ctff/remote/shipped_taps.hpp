@@ -67,7 +67,7 @@ inline std::string tap_event_bytes(const tapped_value& v) {
   auto text = [](std::string_view s) { return make_scalar<dtype::str>(std::string(s)); };
   auto event = [&](const dynamic_value& value) {
     return ctff::to_message(make_struct_value(
-        {text(v.path), text(v.placement ? (*v.placement == placement_kind::clients ? "clients" : "server") : ""),
+        {text(v.path), text(v.placement ? placement_uri(*v.placement) : std::string_view()),
          make_scalar<dtype::int64>(v.client ? static_cast<std::int64_t>(*v.client) : -1), text(v.worker), value},
         {"path", "placement", "client", "worker", "value"}));
   };
@@ -104,8 +104,8 @@ inline std::optional<tap_event> read_tap_event(std::string_view bytes) {
       return std::nullopt;
     const std::int64_t client = x[2].tensor().get<dtype::int64>()[0];
     tap_event out{*path, *worker, std::nullopt, std::nullopt, x[4]};
-    if (*where == "clients") out.placement = placement_kind::clients;
-    else if (*where == "server") out.placement = placement_kind::server;
+    for (placement_kind k : {placement_kind::clients, placement_kind::server})
+      if (*where == placement_uri(k)) out.placement = k;
     if (client >= 0) out.client = static_cast<std::size_t>(client);
     return out;
   } catch (const std::exception&) {

@@ -37,6 +37,17 @@ struct tapped_value {
 // Called one value at a time (never two calls at once), from the run's threads.
 using value_callback = std::function<void(const tapped_value&)>;
 
+// Whose value v is, in words: `client 3`, `server`, `all clients` (all_equal) or `value`
+// (unplaced), then ` (worker HOST:PORT)` when a worker computed it.
+inline std::string tap_origin(const tapped_value& v) {
+  std::string s = v.client                                   ? "client " + std::to_string(*v.client)
+                  : v.placement == placement_kind::server  ? std::string("server")
+                  : v.placement == placement_kind::clients ? std::string("all clients")
+                                                           : std::string("value");
+  if (!v.worker.empty()) s += " (worker " + std::string(v.worker) + ")";
+  return s;
+}
+
 // The taps of a run: building blocks by path, in the computations they belong to, and the
 // callback their values go to.
 class tap_plan {

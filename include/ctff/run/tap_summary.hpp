@@ -34,10 +34,10 @@ class tap_summary {
     if (fresh) order_.push_back(&it->first);
     one_path& p = it->second;
     ++p.count;
-    std::string where = v.placement ? (*v.placement == placement_kind::clients ? "CLIENTS" : "SERVER") : "no placement";
+    std::string where = v.placement ? std::string(placement_name(*v.placement)) : "no placement";
     if (!v.worker.empty()) where += " on " + std::string(v.worker);
     ++p.where[where];
-    kept k{v.client, p.count, describe(v), to_string(v.value)};
+    kept k{v.client, p.count, tap_origin(v), to_string(v.value)};
     auto at = std::upper_bound(p.first.begin(), p.first.end(), k, [](const kept& a, const kept& b) {
       return std::pair(a.client.value_or(npos), a.arrival) < std::pair(b.client.value_or(npos), b.arrival);
     });
@@ -87,15 +87,6 @@ class tap_summary {
     std::vector<kept> first;
     std::map<std::string, leaf_stats> stats;  // by leaf (`.name`, `[k]`), numeric leaves only
   };
-
-  static std::string describe(const tapped_value& v) {
-    std::string s = v.client ? "client " + std::to_string(*v.client)
-                             : v.placement == placement_kind::server  ? std::string("server")
-                             : v.placement == placement_kind::clients ? std::string("all clients")
-                                                                      : std::string("value");
-    if (!v.worker.empty()) s += " (worker " + std::string(v.worker) + ")";
-    return s;
-  }
 
   static std::string number(double x) {
     char buf[32];
