@@ -172,7 +172,8 @@ TEST_CASE("workers down at the start are left out; none reachable is an error", 
   }
 }
 
-TEST_CASE("a worker that dies, fails or does not answer is an execution_error naming it", "[remote][executor]") {
+TEST_CASE("failover: a slice whose worker dies or does not answer runs on another; a failed run is an error naming the worker",
+          "[remote][executor][failover]") {
   const ctff::computation_tree t = tree_of_text(map_tf);
   const std::string key = tf_key(t);
   auto a = ctff::serve({.setup = [key](ctff::executor& e) {
@@ -185,29 +186,57 @@ TEST_CASE("a worker that dies, fails or does not answer is an execution_error na
     });
   }});
   auto unbound = ctff::serve();
-  SECTION("dead after the start") {
-    auto b = ctff::serve();
+  auto bound = [key](ctff::executor& e) { e.bind(key, [](const ctff::dynamic_value* x) { return *x; }); };
+  SECTION("dead after the start: its slice runs on the next worker, run after run; none left is an error") {
+    auto b = ctff::serve({.setup = bound});
     const std::string gone = address(*b);
     ctff::remote_executor r({.workers = {address(*a), gone}, .deadline = std::chrono::seconds(5)}, {.clients = 4});
     b->shutdown();
     b.reset();
+    CHECK(r.run(t, clients({1, 2, 3, 4})) == clients({1, 2, 3, 4}));
+    CHECK(r.run(t, clients({5, 6, 7, 8})) == clients({5, 6, 7, 8}));
+    CHECK(r.workers() == std::vector<std::string>{address(*a), gone});
+    a->shutdown();
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       (void)r.run(t, clients({1, 2, 3, 4}));
       FAIL("no error");
     } catch (const ctff::execution_error& e) {
-      CHECK_THAT(e.what(), Catch::Contains("worker " + gone + ": ") && Catch::Contains("UNAVAILABLE"));
+      CHECK_THAT(e.what(), Catch::Contains("no worker answers") && Catch::Contains("tried: worker " + address(*a) + ": ") &&
+                               Catch::Contains("UNAVAILABLE") && Catch::Contains("down: " + address(*a) + ", " + gone));
     }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(12));  // connect: 5 s, waiting for one
   }
-  SECTION("no answer within the deadline") {
+  SECTION("restarted on its port: its slice runs there again, on a new executor") {
+    auto b = ctff::serve({.setup = bound});
+    const int port = b->port();
+    ctff::remote_executor r({.workers = {address(*a), address(*b)}}, {.clients = 4});
+    CHECK(r.run(t, clients({1, 2, 3, 4})) == clients({1, 2, 3, 4}));
+    b->shutdown();
+    b.reset();
+    b = ctff::serve({.setup = bound}, {.port = port});
+    CHECK(r.run(t, clients({4, 3, 2, 1})) == clients({4, 3, 2, 1}));
+    CHECK(b->service().executors() == 1);
+  }
+  SECTION("no answer within the deadline: the slice runs elsewhere") {
     ctff::remote_executor r({.workers = {address(*a), address(*slow)}, .deadline = std::chrono::milliseconds(300)},
+                            {.clients = 4});
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(r.run(t, clients({1, 2, 3, 4})) == clients({1, 2, 3, 4}));
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  }
+  SECTION("slice_deadline bounds an attempt at a slice; retries = 0: no other worker is tried") {
+    ctff::remote_executor r({.workers = {address(*slow), address(*a)}, .retries = 0,
+                             .slice_deadline = std::chrono::milliseconds(300)},
                             {.clients = 4});
     const auto t0 = std::chrono::steady_clock::now();
     try {
       (void)r.run(t, clients({1, 2, 3, 4}));
       FAIL("no error");
     } catch (const ctff::execution_error& e) {
-      CHECK_THAT(e.what(), Catch::Contains("worker " + address(*slow) + ": ") &&
-                               Catch::Contains("DEADLINE_EXCEEDED (no answer within the deadline)"));
+      CHECK_THAT(e.what(), Catch::Contains("clients 0 to 1: no retries left (remote_options::retries); tried: worker " +
+                                           address(*slow) + ": ") &&
+                               Catch::Contains("DEADLINE_EXCEEDED"));
     }
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
   }

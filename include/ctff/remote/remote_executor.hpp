@@ -8,8 +8,10 @@
 // remote_options::aggregate_on_workers the results stay on the workers (remote/held_clients.hpp)
 // for the maps and aggregations that follow (remote/worker_aggregation.hpp), partial results
 // merged here in worker order. A function that cannot be shipped (it captures a federated value)
-// runs here. A worker that fails, or does not answer within the deadline, is an execution_error
-// naming it; workers down at the start are left out.
+// runs here. A slice whose worker dies, hangs past the deadline or restarts runs again on
+// another (remote/worker_pool.hpp), with the same result; a run fails, saying what was tried,
+// only when no worker can run a slice. Workers down at the start are left out of the split
+// (spares for failover once they answer).
 #pragma once
 
 #include <algorithm>
@@ -39,6 +41,8 @@
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_aggregation.hpp"
 #include "ctff/remote/worker_link.hpp"
+#include "ctff/remote/worker_pool.hpp"
+#include "ctff/remote/slice_recipe.hpp"
 #include "ctff/run/client_backend.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/fault.hpp"
@@ -51,6 +55,14 @@ struct remote_options {
   std::vector<std::string> workers{};                     // HOST:PORT, in the order clients go
   std::chrono::milliseconds deadline = std::chrono::minutes(10);  // per request to a worker
   std::chrono::milliseconds connect = std::chrono::seconds(5);    // to reach a worker at the start
+  // Failover (docs/distributed.md): a slice whose worker dies, hangs past a deadline or
+  // restarts runs again on the next worker that answers, at most `retries` times per slice;
+  // `slice_deadline` bounds each attempt at a slice (0: only `deadline`, per request); a failed
+  // worker is asked every `probe_every` whether it answers again, and used again once it does.
+  // When no worker answers, a slice waits up to `connect` for one.
+  std::size_t retries = 3;
+  std::chrono::milliseconds slice_deadline{0};
+  std::chrono::milliseconds probe_every{500};
   std::size_t max_message_bytes = std::size_t{1} << 30;
   // TLS: the CA that signed the workers' certificates (PEM); with tls_cert and tls_key, the
   // certificate this controller shows them. All empty: no TLS.
@@ -65,13 +77,6 @@ struct remote_options {
 namespace detail {
 
 namespace v0 = tensorflow_federated::v0;
-
-// A closed Computation's bytes as the message a Value carries.
-inline federated_language::Computation computation_message(const std::string& bytes) {
-  federated_language::Computation c;
-  if (!c.ParseFromString(bytes)) throw run_fault("a shipped function does not parse back as a Computation");
-  return c;
-}
 
 // Whether the building block i of t (a lambda's body) only moves values about: references,
 // selections, structs, literals, no call. Such a function (`federated_map` of a selection, as
@@ -100,8 +105,7 @@ inline bool only_moves_values(const dynamic_value& fn) {
 // aggregate_on_workers, keeps their results there and runs what it can of values held there.
 class remote_backend final : public client_backend {
  public:
-  remote_backend(std::vector<std::shared_ptr<worker_link>> links, bool aggregate)
-      : links_(std::move(links)), aggregate_(aggregate) {}
+  remote_backend(std::shared_ptr<worker_pool> pool, bool aggregate) : pool_(std::move(pool)), aggregate_(aggregate) {}
 
   std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                            std::size_t n, run_context& c) override {
@@ -115,7 +119,7 @@ class remote_backend final : public client_backend {
     return ship(uri, fn, arg, n, nullptr);
   }
 
-  const std::vector<std::shared_ptr<worker_link>>& links() const { return links_; }
+  const std::vector<std::shared_ptr<worker_link>>& links() const { return pool_->all(); }
 
  private:
   // The per-client intrinsic on the workers, the run's taps (c: null, none) inside the function
@@ -124,7 +128,7 @@ class remote_backend final : public client_backend {
                                     std::size_t n, run_context* c) {
     const intrinsic_facts& facts = intrinsic_facts_of(uri);
     if (!ships_per_client(facts)) return std::nullopt;
-    if (n == 0 || links_.empty() || !arg || !*arg) return std::nullopt;
+    if (n == 0 || !arg || !*arg) return std::nullopt;
     const bool map = facts.kind == intrinsic_kind::map;
     // federated_map's <f, {T}@CLIENTS>: the function and the members; eval_at_clients: f alone.
     const dynamic_value f = map ? (arg->is(value_kind::struct_) && arg->structure().elements.size() == 2
@@ -145,37 +149,32 @@ class remote_backend final : public client_backend {
     const std::string* function = &written->bytes;
     const shipped_taps taps = c ? taps_in(written->closures, *c) : shipped_taps{};
 
+    auto recipe = std::make_shared<const slice_recipe>(
+        slice_recipe{*intrinsic, *function, map, held || !map ? dynamic_value{} : *v, held ? held->recipe() : nullptr});
     if (held) {  // on each slice where it is, the results kept there
-      return held_value(on_each_worker(held->slices().size(),
+      return held_value(on_each_worker(held->count(),
                                        [&](std::size_t k) {
-                                         const held_slice& s = held->slices()[k];
-                                         slice_requests rq(*s.link, s.executor);
-                                         rq.tap_for(c, s.begin);
-                                         try {
-                                           return held_slice{s.link, s.executor,
-                                                             rq.keep(call_on(rq, *intrinsic, *function, &s.ref, taps)),
-                                                             s.begin, s.end};
-                                         } catch (const executor_gone&) {
-                                           lost_values(*s.link, s.executor, "CreateCall");
-                                         }
+                                         return held->with_slice(k, [&](slice_requests& rq, const held_slice& s) {
+                                           rq.tap_for(c, s.begin);
+                                           const std::string r = call_on(rq, *intrinsic, *function, &s.ref, taps);
+                                           return held_slice{s.link, s.executor, rq.keep(r), s.begin, s.end, s.epoch};
+                                         });
                                        }),
-                        n);
+                        n, pool_, std::move(recipe));
     }
-    // ceil(N/K) clients to each worker in order, as TFF's composing stack splits them.
-    const std::size_t k = links_.size(), per = (n + k - 1) / k;
+    // ceil(N/K) clients to each worker in order, as TFF's composing stack splits them; a slice
+    // whose worker fails runs on another (worker_pool::run).
+    const std::size_t k = pool_->home().size(), per = (n + k - 1) / k;
     std::vector<slice_result> parts = on_each_worker((n + per - 1) / per, [&](std::size_t w) {
       const std::size_t begin = w * per, end = std::min(n, begin + per);
-      try {
-        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end, taps, c);
-      } catch (const executor_gone&) {
-        links_[w]->forget(links_[w]->executor(end - begin));  // once more, on a new executor
-        return run_slice(links_[w], map, *intrinsic, *function, v, begin, end, taps, c);
-      }
+      return pool_->run(pool_->home()[w], begin, end, [&](const std::shared_ptr<worker_link>& link) {
+        return run_slice(link, map, *intrinsic, *function, v, begin, end, taps, c);
+      });
     });
     if (aggregate_) {
       std::vector<held_slice> slices;
       for (slice_result& p : parts) slices.push_back(std::move(p.held));
-      return held_value(std::move(slices), n);
+      return held_value(std::move(slices), n, pool_, std::move(recipe));
     }
     std::vector<dynamic_value> members;
     members.reserve(n);
@@ -189,24 +188,16 @@ class remote_backend final : public client_backend {
     held_slice held;
   };
 
-  // The intrinsic called with the function (and, for a map, the clients' values `value`) on
-  // the worker: the result's id there.
-  static std::string call_on(slice_requests& rq, const std::string& intrinsic, const std::string& function,
-                             const std::string* value, const shipped_taps& taps) {
-    const std::string i = rq.computation(computation_message(intrinsic), "CreateValue (the intrinsic)");
-    const std::string f = rq.computation(computation_message(function), "CreateValue (the function)", &taps);
-    return rq.call(i, value ? rq.structure({f, *value}, "CreateStruct") : f, "CreateCall");
-  }
-
   slice_result run_slice(const std::shared_ptr<worker_link>& w, bool map, const std::string& intrinsic,
                          const std::string& function, const dynamic_value* v, std::size_t begin, std::size_t end,
                          const shipped_taps& taps, run_context* c) const {
     const std::size_t count = end - begin;
+    const std::uint64_t epoch = w->epoch();
     slice_requests rq(*w, w->executor(count));
     rq.tap_for(c, begin);
     const std::string value = map ? clients_ref(rq, v->federated(), begin, end) : std::string();
     const std::string r = call_on(rq, intrinsic, function, map ? &value : nullptr, taps);
-    if (aggregate_) return {{}, held_slice{w, rq.executor(), rq.keep(r), begin, end}};
+    if (aggregate_) return {{}, held_slice{w, rq.executor(), rq.keep(r), begin, end, epoch}};
     const dynamic_value out = rq.compute(r, "Compute");
     if (!out.is(value_kind::federated) || out.federated().where != placement_kind::clients ||
         (!out.federated().all_equal && out.federated().members.size() != count) || out.federated().members.empty())
@@ -217,7 +208,7 @@ class remote_backend final : public client_backend {
     return {std::vector<dynamic_value>(count, o.members.front()), {}};
   }
 
-  std::vector<std::shared_ptr<worker_link>> links_;
+  std::shared_ptr<worker_pool> pool_;
   bool aggregate_;
 };
 
@@ -233,7 +224,7 @@ static_assert(std::has_virtual_destructor_v<executor>,
 class remote_executor : public executor {
  public:
   explicit remote_executor(remote_options remote, run_options options = {}) : executor(options) {
-    std::vector<std::shared_ptr<detail::worker_link>> links;
+    std::vector<std::shared_ptr<detail::worker_link>> links, spares;
     const int max = static_cast<int>(std::min<std::size_t>(remote.max_message_bytes, 0x7fffffff));
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(max);
@@ -261,6 +252,7 @@ class remote_executor : public executor {
         live_.push_back(remote.workers[k]);
       } else {
         left_out_.push_back(remote.workers[k]);
+        spares.push_back(std::make_shared<detail::worker_link>(remote.workers[k], channels[k], remote.deadline));
       }
     }
     if (links.empty()) {
@@ -272,11 +264,15 @@ class remote_executor : public executor {
       throw remote_error("remote_executor: no worker could be reached within " +
                          std::to_string(remote.connect.count()) + " ms" + (all.empty() ? " (none given)" : ": " + all));
     }
-    backend_ = std::make_shared<detail::remote_backend>(std::move(links), remote.aggregate_on_workers);
+    auto pool = std::make_shared<detail::worker_pool>(
+        std::move(links), std::move(spares),
+        detail::failover_policy{remote.retries, remote.slice_deadline, remote.probe_every, remote.connect});
+    backend_ = std::make_shared<detail::remote_backend>(std::move(pool), remote.aggregate_on_workers);
     set_client_backend(backend_);
   }
 
-  // The workers in use, in the order clients go to them; those left out (unreachable at the start).
+  // The workers in use, in the order clients go to them; those left out (unreachable at the start:
+  // spares, used for failover once they answer).
   const std::vector<std::string>& workers() const { return live_; }
   const std::vector<std::string>& left_out() const { return left_out_; }
   // What went to the workers and came back, over all of them.

@@ -106,6 +106,8 @@ class slice_requests {
     std::erase(made_, ref);
     return ref;
   }
+  // Disposed of at the end, though made elsewhere.
+  void adopt(std::string ref) { made_.push_back(std::move(ref)); }
 
  private:
   std::string made(std::string ref) {

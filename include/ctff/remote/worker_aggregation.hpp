@@ -13,6 +13,7 @@
 // Integer results are those of a local run; float sums are regrouped (per slice, then across).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <optional>
@@ -34,21 +35,17 @@
 
 namespace ctff::detail {
 
-// f(requests, slice, what) on every slice's worker at once; the results in worker order. A
-// worker that no longer has the executor holding the slice cannot be given it again.
+// f(requests, slice, what, k) on every slice k's worker at once (failing over: held_clients::with_slice);
+// the results in worker order.
 template <class F>
 auto per_slice(const held_clients& h, std::string_view uri, const F& f) {
-  return on_each_worker(h.slices().size(), [&](std::size_t k) {
-    const held_slice& s = h.slices()[k];
-    slice_requests rq(*s.link, s.executor);
-    // Errors of the worker's run (a secure sum's bound) number its clients from 0.
-    const std::string what = "CreateCall (" + std::string(uri) + " of clients " + std::to_string(s.begin) + " to " +
-                             std::to_string(s.end - 1) + ", numbered from 0 there)";
-    try {
-      return f(rq, s, what.c_str());
-    } catch (const executor_gone&) {
-      lost_values(*s.link, s.executor, "CreateCall");
-    }
+  return on_each_worker(h.count(), [&](std::size_t k) {
+    return h.with_slice(k, [&](slice_requests& rq, const held_slice& s) {
+      // Errors of the worker's run (a secure sum's bound) number its clients from 0.
+      const std::string what = "CreateCall (" + std::string(uri) + " of clients " + std::to_string(s.begin) + " to " +
+                               std::to_string(s.end - 1) + ", numbered from 0 there)";
+      return f(rq, s, what.c_str(), k);
+    });
   });
 }
 
@@ -79,7 +76,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
   if (plain) {
     if (kind == aggregation_kind::mean)  // (the same type)
       ic->mutable_intrinsic()->set_uri(std::string(row::federated_sum::uri));
-    const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
+    const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what, std::size_t) {
       const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       return rq.compute_at_server(rq.call(f, s.ref, what), "Compute (a partial aggregate)");
     });
@@ -94,7 +91,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
     } catch (const std::exception&) {
       return std::nullopt;  // (the executor's own checks then say what is wrong with it)
     }
-    const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
+    const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what, std::size_t) {
       const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       const std::string a = rq.structure({s.ref, rq.value(bound, "CreateValue (the bound)")}, "CreateStruct");
       return rq.compute_at_server(rq.call(f, a, what), "Compute (a partial sum)");
@@ -113,8 +110,8 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
     struct part {
       dynamic_value mean, weight;
     };
-    const std::vector<part> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
-      const std::string& w = hw->slices()[static_cast<std::size_t>(&s - h->slices().data())].ref;
+    const std::vector<part> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what, std::size_t k) {
+      const std::string w = hw->on(k, s.link, s.executor).ref;
       const std::string f = rq.computation(*ic, create_intrinsic.c_str());
       const std::string g = rq.computation(weight_sum, "CreateValue (federated_sum of the weights)");
       part p;
@@ -146,7 +143,7 @@ inline std::optional<dynamic_value> aggregate_held(std::string_view uri, const d
     return std::nullopt;
   }
   const federated_language::Computation report = identity_of(partial->type().function().parameter().struct_().element(1).value());
-  const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what) {
+  const std::vector<dynamic_value> parts = per_slice(*h, uri, [&](slice_requests& rq, const held_slice& s, const char* what, std::size_t) {
     rq.tap_for(&c, s.begin);
     const std::string f = rq.computation(*partial, create_intrinsic.c_str());
     const std::string a = rq.structure({s.ref, rq.value(zero, "CreateValue (the zero)"),

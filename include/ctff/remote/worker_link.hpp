@@ -1,6 +1,8 @@
 // One worker as a controller sees it: its stub, its executors by number of clients, the slices
-// of clients' values it already holds, and the bytes exchanged with it. A failed request is a
-// run fault naming the worker (executor_gone when the worker no longer has the executor).
+// of clients' values it already holds, whether it answers, and the bytes exchanged with it. A
+// failed request is a run fault naming the worker: executor_gone when the worker no longer has
+// the executor, worker_down when the worker itself failed (remote/worker_pool.hpp then runs the
+// work elsewhere).
 #pragma once
 
 #include <algorithm>
@@ -42,12 +44,29 @@ struct executor_gone : run_fault {
   using run_fault::run_fault;
 };
 
+// A worker that cannot be reached, did not answer within the deadline, or dropped the call
+// (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED, ABORTED, UNKNOWN): the work can be run again
+// elsewhere. Any other status is the run's own failure there, which another worker would repeat.
+struct worker_down : run_fault {
+  using run_fault::run_fault;
+};
+
+inline bool is_worker_down(grpc::StatusCode c) {
+  return c == grpc::StatusCode::UNAVAILABLE || c == grpc::StatusCode::DEADLINE_EXCEEDED ||
+         c == grpc::StatusCode::CANCELLED || c == grpc::StatusCode::ABORTED || c == grpc::StatusCode::UNKNOWN;
+}
+
+// The time by which the current attempt at a slice must end (remote_options::slice_deadline),
+// for the requests this thread sends; max(): none.
+inline thread_local std::chrono::system_clock::time_point attempt_ends = std::chrono::system_clock::time_point::max();
+
 // One live worker: its stub and its executors, by number of clients.
 class worker_link {
  public:
   worker_link(std::string address, std::shared_ptr<grpc::Channel> channel, std::chrono::milliseconds deadline)
       : address_(std::move(address)), stub_(v0::ExecutorGroup::NewStub(channel)), deadline_(deadline) {}
   ~worker_link() {
+    if (!up()) return;  // (a stopped worker would hold each request to its deadline)
     for (const auto& [n, id] : executors_) {
       v0::DisposeExecutorRequest rq;
       rq.mutable_executor()->set_id(id);
@@ -115,7 +134,7 @@ class worker_link {
           std::string_view trailing_key = {}, std::vector<std::string>* trailing = nullptr) {
     Rs rs;
     grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + deadline_);
+    ctx.set_deadline(std::min(std::chrono::system_clock::now() + deadline_, attempt_ends));
     for (const auto& [key, value] : metadata) ctx.AddMetadata(key, value);
     sent_.fetch_add(rq.ByteSizeLong(), std::memory_order_relaxed);
     const grpc::Status s = (stub_.get()->*method)(&ctx, rq, &rs);
@@ -126,6 +145,7 @@ class worker_link {
     if (!s.ok()) {
       std::string m = "worker " + address_ + ": " + what + ": " + status_name(s.error_code()) + ": " + s.error_message();
       if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) throw executor_gone(std::move(m));
+      if (is_worker_down(s.error_code())) throw worker_down(std::move(m));
       throw run_fault(std::move(m));
     }
     return rs;
@@ -134,7 +154,7 @@ class worker_link {
   // Disposes of the values `refs` of executor `ex`, best effort (the worker may be gone: its
   // values went with it) and within 2 s whatever the deadline (run from destructors).
   void dispose(const std::string& ex, const std::vector<std::string>& refs) noexcept {
-    if (refs.empty()) return;
+    if (refs.empty() || !up()) return;
     try {
       v0::DisposeRequest rq;
       for (const std::string& id : refs) rq.add_value_ref()->set_id(id);
@@ -157,6 +177,37 @@ class worker_link {
     }
     std::lock_guard lock(cache_m_);
     for (auto it = cache_.begin(); it != cache_.end();) it = it->first.executor == id ? cache_.erase(it) : std::next(it);
+  }
+
+  // Forgets every executor and what was cached on them (the worker restarted: they are gone);
+  // values held there made before (held_slice::epoch) are then known to be lost.
+  void forget_all() {
+    {
+      std::lock_guard lock(m_);
+      executors_.clear();
+      ++epoch_;
+    }
+    std::lock_guard lock(cache_m_);
+    cache_.clear();
+  }
+  std::uint64_t epoch() const {
+    std::lock_guard lock(m_);
+    return epoch_;
+  }
+
+  // Whether the worker answered last time (marked down by the pool when a request failed as a
+  // worker does; up again when a probe is answered).
+  bool up() const { return up_.load(); }
+  void set_up(bool u) { up_.store(u); }
+  // Whether the worker answers at all within `wait`: a DisposeExecutor of an executor it never
+  // made, which any worker answers at once (with an error) unless it is down or stopped.
+  bool answers(std::chrono::milliseconds wait) {
+    v0::DisposeExecutorRequest rq;
+    rq.mutable_executor()->set_id("ctff-probe");
+    v0::DisposeExecutorResponse rs;
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + wait);
+    return !is_worker_down(stub_->DisposeExecutor(&ctx, rq, &rs).error_code());
   }
 
   // The worker's executor for n clients (and a server), asked for once.
@@ -193,8 +244,10 @@ class worker_link {
   std::string address_;
   std::unique_ptr<v0::ExecutorGroup::Stub> stub_;
   std::chrono::milliseconds deadline_;
-  std::mutex m_;
+  mutable std::mutex m_;
   std::map<std::size_t, std::string> executors_;
+  std::uint64_t epoch_ = 0;
+  std::atomic<bool> up_{true};
   std::atomic<std::uint64_t> sent_{0}, received_{0};
   struct cached_value {
     std::string ref;
