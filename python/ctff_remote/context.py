@@ -4,7 +4,9 @@ remote-execution gRPC service (tensorflow_federated.v0.ExecutorGroup).
 One address: that worker is driven directly. Several: a local controller process
 `ctff-worker --port=0 --workers=A,B,...` is started (it splits each per-client intrinsic over
 the workers, ceil(N/K) clients each, in the order given) and driven like one worker; it is
-stopped when the context closes.
+stopped when the context closes. A slice whose worker dies, hangs past a deadline or restarts
+runs again on another worker, with the same result (`retries=`, `slice_deadline=`,
+`worker_deadline=`; docs/distributed.md, "Failover").
 
 Each invoke: GetExecutor(clients=N) (one executor per N, kept until the context closes),
 CreateValue(the computation), CreateValue(the argument), CreateCall, Compute, Dispose of the
@@ -245,7 +247,7 @@ class ExecutionContext(_SyncContext):
 
   def __init__(self, addresses, *, controller_binary=None, controller_args=(), proto_path=None,
                default_num_clients=0, timeout=None, start_timeout=30.0, grpc_options=None, taps=(),
-               on_value=None):
+               on_value=None, retries=None, slice_deadline=None, worker_deadline=None):
     if isinstance(addresses, str):
       addresses = [addresses]
     addresses = [a.strip() for a in addresses]
@@ -262,10 +264,19 @@ class ExecutionContext(_SyncContext):
     self.on_value = on_value
     self._proc = None
     self._conn = None
+    # Failover (several addresses: the controller's --retries, --slice_deadline, --deadline; in
+    # seconds here): a slice whose worker dies, hangs or restarts runs on another worker.
+    failover = [f"--{flag}={value}" for flag, value in (
+        ("retries", None if retries is None else int(retries)),
+        ("slice_deadline", None if slice_deadline is None else round(float(slice_deadline) * 1000)),
+        ("deadline", None if worker_deadline is None else round(float(worker_deadline) * 1000))) if value is not None]
     if len(addresses) == 1:
+      if failover:
+        raise ValueError("ctff_remote: retries, slice_deadline and worker_deadline need several worker addresses")
       target = addresses[0]
     else:
-      self._proc, target = start_controller(addresses, controller_binary, controller_args, start_timeout)
+      self._proc, target = start_controller(addresses, controller_binary, [*failover, *controller_args],
+                                            start_timeout)
     options = grpc_options if grpc_options is not None else [
         ("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1),
         ("grpc.max_metadata_size", 80 << 20)]  # (taps' values come back as metadata)

@@ -3,7 +3,8 @@
 // print the result as one line of JSON, or write it to a file (--output: .json, .npz, .npy).
 //
 //   ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
-//            [--deadline SECONDS] [--aggregate-on-workers] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
+//            [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]
+//            [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -63,7 +64,8 @@ namespace {
 
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
-    "                [--deadline SECONDS] [--aggregate-on-workers] [--output FILE]\n"
+    "                [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]\n"
+    "                [--output FILE]\n"
     "                [--tap PATH]... [--taps FILE] [--tap-first K] [--tap-all] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
@@ -85,8 +87,14 @@ constexpr const char* usage =
     "                   or TFF's), ceil(N/K) clients each; unreachable ones are left out\n"
     "  --deadline SECONDS  with --workers: how long a worker may take to answer each request\n"
     "                   (default 600; a decimal number, e.g. 2.5), and at most how long to wait\n"
-    "                   for the workers to be reached at the start (default 5); a worker that\n"
-    "                   fails or does not answer in time is an execution error naming it\n"
+    "                   for the workers to be reached at the start (default 5)\n"
+    "  --slice-deadline SECONDS  with --workers: how long one attempt at a slice of the clients may\n"
+    "                   take, all its requests together (default: no bound but --deadline's)\n"
+    "  --retries N      with --workers: a slice whose worker dies, does not answer in time or\n"
+    "                   restarts runs again on the next worker that answers, at most N times\n"
+    "                   (default 3; the result does not change); a worker that failed is asked\n"
+    "                   again every 0.5 s and used again once it answers. The run fails, saying\n"
+    "                   what was tried, only when no worker can run a slice\n"
     "  --aggregate-on-workers  with --workers: keeps the clients' results on the workers and\n"
     "                   aggregates them there, merging the workers' partial results in worker\n"
     "                   order (far fewer bytes; float sums regrouped, docs/distributed.md);\n"
@@ -249,7 +257,8 @@ int run(int argc, char** argv) {
   bool have_comp = false, have_arg = false, list_bindings = false, aggregate_on_workers = false;
   std::vector<std::string> plugins;
   std::vector<std::string> workers;
-  std::optional<double> deadline;  // seconds
+  std::optional<double> deadline, slice_deadline;  // seconds
+  std::optional<std::size_t> retries;
   std::string output;
   bool progress = false, tap_all = false;
   std::size_t tap_first = 3;
@@ -307,10 +316,11 @@ int run(int argc, char** argv) {
       continue;
     }
     std::string opt, val;
-    const std::size_t len = a.rfind("--bind", 0) == 0 ? 6 : a.rfind("--deadline", 0) == 0 ? 10
-                            : a.rfind("--output", 0) == 0 ? 8 : 9;
-    if (a.rfind("--clients", 0) == 0 || a.rfind("--threads", 0) == 0 || a.rfind("--bind", 0) == 0 ||
-        a.rfind("--workers", 0) == 0 || a.rfind("--deadline", 0) == 0 || a.rfind("--output", 0) == 0) {
+    std::size_t len = 0;  // the flag's, when a takes a value
+    for (std::string_view f : {"--clients", "--threads", "--bind", "--workers", "--deadline", "--output", "--retries",
+                               "--slice-deadline"})
+      if (a.rfind(f, 0) == 0) len = f.size();
+    if (len) {
       opt = a.substr(0, len);
       if (a.size() > len && a[len] == '=') {
         val = a.substr(len + 1);
@@ -331,15 +341,22 @@ int run(int argc, char** argv) {
       output = val;
     } else if (opt == "--workers") {
       workers = ctff_tools::worker_list(val);
-    } else if (opt == "--deadline") {
+    } else if (opt == "--deadline" || opt == "--slice-deadline") {
       double d = 0;
       const auto r = std::from_chars(val.data(), val.data() + val.size(), d, std::chars_format::fixed);
       if (val.empty() || r.ec != std::errc{} || r.ptr != val.data() + val.size() || !(d >= 0.001) ||
           !(d <= 86400 * 7)) {
-        std::cerr << "ctff-run: --deadline takes a number of seconds from 0.001 to 604800, not `" << val << "`\n";
+        std::cerr << "ctff-run: " << opt << " takes a number of seconds from 0.001 to 604800, not `" << val << "`\n";
         return 2;
       }
-      deadline = d;
+      (opt == "--deadline" ? deadline : slice_deadline) = d;
+    } else if (opt == "--retries") {
+      const auto n = number(val, 1000);
+      if (!n) {
+        std::cerr << "ctff-run: --retries takes a number from 0 to 1000, not `" << val << "`\n";
+        return 2;
+      }
+      retries = static_cast<std::size_t>(*n);
     } else if (opt == "--bind") {
       if (val.empty()) {
         std::cerr << "ctff-run: --bind needs a plugin file\n";
@@ -384,8 +401,8 @@ int run(int argc, char** argv) {
     std::cerr << "ctff-run: --aggregate-on-workers aggregates on the workers: it needs --workers\n";
     return 2;
   }
-  if (deadline && workers.empty()) {
-    std::cerr << "ctff-run: --deadline is the deadline of requests to workers: it needs --workers\n";
+  if ((deadline || slice_deadline || retries) && workers.empty()) {
+    std::cerr << "ctff-run: --deadline, --slice-deadline and --retries are about workers: they need --workers\n";
     return 2;
   }
   if (have_arg && comp == "-" && arg == "-") {
@@ -464,6 +481,8 @@ int run(int argc, char** argv) {
       remote.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(*deadline * 1000 + 0.5));
       remote.connect = std::min(remote.connect, remote.deadline);
     }
+    if (slice_deadline) remote.slice_deadline = std::chrono::milliseconds(static_cast<std::int64_t>(*slice_deadline * 1000 + 0.5));
+    if (retries) remote.retries = *retries;
     auto r = std::make_unique<ctff::remote_executor>(remote, options);
     for (const std::string& w : r->left_out()) std::cerr << "ctff-run: worker " << w << " is not reachable; left out\n";
     ex = std::move(r);

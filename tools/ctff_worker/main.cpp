@@ -28,7 +28,8 @@ constexpr const char* usage =
     "usage: ctff-worker [--port=N] [--host=ADDR] [--threads=T]\n"
     "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
     "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
-    "                   [--workers=HOST:PORT,... [--aggregate_on_workers]]\n"
+    "                   [--workers=HOST:PORT,... [--aggregate_on_workers] [--deadline=MS] [--slice_deadline=MS]\n"
+    "                    [--retries=N]]\n"
     "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
     "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
     "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
@@ -42,6 +43,14 @@ constexpr const char* usage =
     "  --aggregate_on_workers  with --workers: within each call, keeps the clients' results on\n"
     "                    those workers and aggregates them there (docs/distributed.md);\n"
     "                    also spelled --aggregate-on-workers, as ctff-run spells it\n"
+    "  --deadline=MS     with --workers: how long a worker may take to answer a request (default\n"
+    "                    600000)\n"
+    "  --slice_deadline=MS  with --workers: how long one attempt at a slice may take (default 0:\n"
+    "                    no bound but --deadline's)\n"
+    "  --retries=N       with --workers: a slice whose worker dies, does not answer in time or\n"
+    "                    restarts runs again on the next worker that answers, at most N times\n"
+    "                    (default 3; the result does not change); a failed worker is asked again\n"
+    "                    every 0.5 s and used again once it answers\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
     "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
@@ -79,6 +88,7 @@ int main(int argc, char** argv) {
   ctff::serve_options where;
   ctff::remote_options remote;
   std::vector<std::string> plugins;
+  bool failover_flags = false;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -111,10 +121,18 @@ int main(int argc, char** argv) {
       else if (flag == "--tls_client_ca") where.tls_client_ca = read_file(val, "--tls_client_ca");
       else if (flag == "--bind") plugins.push_back(val);
       else if (flag == "--workers") remote.workers = ctff_tools::worker_list(val);
+      else if (flag == "--deadline" || flag == "--slice_deadline" || flag == "--slice-deadline" || flag == "--retries") {
+        failover_flags = true;
+        if (flag == "--deadline") remote.deadline = std::chrono::milliseconds(number(val, "--deadline", 1, 604800000));
+        else if (flag == "--retries") remote.retries = static_cast<std::size_t>(number(val, "--retries", 0, 1000));
+        else remote.slice_deadline = std::chrono::milliseconds(number(val, "--slice_deadline", 0, 604800000));
+      }
       else throw usage_error{"unknown flag " + flag};
     }
     if (remote.aggregate_on_workers && remote.workers.empty())
       throw usage_error{"--aggregate_on_workers needs --workers"};
+    if (failover_flags && remote.workers.empty())
+      throw usage_error{"--deadline, --slice_deadline and --retries need --workers"};
     if (!remote.workers.empty())
       options.make = [remote](const ctff::run_options& o) -> std::unique_ptr<ctff::executor> {
         return std::make_unique<ctff::remote_executor>(remote, o);
