@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import os
+import re
 import selectors
 import signal
 import socket
@@ -323,6 +324,31 @@ def faults(a):
         expect("a worker slower than --deadline 2, --retries 0",
                run(ctff_run(addrs, arg("late", [1, 30000, 1]), 2, ["--retries", "0"]), 30),
                1, stderr_has=(f"worker {addrs[1]}", "DEADLINE_EXCEEDED", "no retries left"), within=12)
+
+    with Workers(a.worker, 3, binds=[sleeping]) as ws:
+        # --progress with workers: lines as the work goes (a slice in tenths), each naming the
+        # call and the worker its last clients came from; 60 clients of 300 ms, 3 s in all (ctff-run
+        # reports once the run has taken a second).
+        addrs = ws.addresses
+        cmd = ctff_run(addrs, arg("progress", [300] * 60), 30, ["--progress"])
+        t0 = time.time()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = [(time.time() - t0, l) for l in p.stderr]
+        out = p.stdout.read()
+        p.wait()
+        end = time.time() - t0
+        log(f"faults: --progress over 3 workers: exit {p.returncode}, {end:.1f} s, {len(lines)} lines")
+        if p.returncode != 0 or out.strip() != "[" + ",".join(["300"] * 60) + "]":
+            fail(f"--progress over workers: exit {p.returncode}, stdout {out!r}")
+        named = [l for _, l in lines if re.search(r"federated_map at lambda\.result \(call 1 of 1\): \d+ of 60 "
+                                                 r"clients \(the last from worker 127\.0\.0\.1:\d+\)", l)]
+        if len(named) != len(lines) or not named or "60 of 60" not in named[-1]:
+            fail(f"--progress over workers: lines not naming the call and worker: {[l for _, l in lines][:5]}")
+        elif lines[0][0] > end - 0.4:
+            fail(f"--progress over workers: the first line came at {lines[0][0]:.2f} s of {end:.2f} s: "
+                 "not as the work went")
+        elif len({l.rsplit('worker ', 1)[1] for l in named}) != 3:
+            fail(f"--progress over workers: not every worker named: {named}")
 
     with Workers(a.worker, 3, binds=[sleeping], env=env) as ws:
         addrs = ws.addresses

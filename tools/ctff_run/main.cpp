@@ -80,7 +80,8 @@ constexpr const char* usage =
     "  --threads T      threads for per-client work (default 0: the hardware's)\n"
     "  --progress       once the run has taken a second, prints on stderr how far per-client\n"
     "                   work is (each hundredth of the clients of each intrinsic), naming the\n"
-    "                   call: its intrinsic, path, and which of the computation's per-client calls\n"
+    "                   call: its intrinsic, path, and which of the computation's per-client calls;\n"
+    "                   with --workers, as the workers' answers come, naming the worker\n"
     "  --bind PLUGIN.so binds opaque (TensorFlow, XLA, Data) computations to the C++ functions of\n"
     "                   a plugin (<ctff/run/plugin.hpp>, CTFF_PLUGIN); may be repeated\n"
     "  --workers HOST:PORT[,HOST:PORT...]  runs the per-client work on these workers (ctff-worker\n"
@@ -450,7 +451,9 @@ int run(int argc, char** argv) {
       if (std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) return;
       std::cerr << "ctff-run: " << p.intrinsic << (p.path.empty() ? "" : " at ") << p.path << " (call " << p.call;
       if (p.call <= p.calls) std::cerr << " of " << p.calls;
-      std::cerr << "): " << p.done << " of " << p.total << " clients\n";
+      std::cerr << "): " << p.done << " of " << p.total << " clients";
+      if (!p.worker.empty()) std::cerr << " (the last from worker " << p.worker << ")";
+      std::cerr << "\n";
     };
 
   // --tap: the values as they come (--tap-all), or their summary after the run.

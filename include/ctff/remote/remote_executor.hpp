@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <exception>
 #include <future>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -151,12 +152,20 @@ class remote_backend final : public client_backend {
 
     auto recipe = std::make_shared<const slice_recipe>(
         slice_recipe{*intrinsic, *function, map, held || !map ? dynamic_value{} : *v, held ? held->recipe() : nullptr});
+    // Progress (c reporting): reported as slices come back, naming their workers; without
+    // aggregate_on_workers, a slice goes in tenths so that reports come as the work goes (the
+    // members are joined in order all the same). With it, slices stay whole: their partial
+    // aggregates would be regrouped.
+    run_context::progress_count count =
+        c ? c->progress(n, uri) : run_context::progress_count(nullptr, n, uri, {}, 0, 0);
+    const bool in_tenths = c && c->reporting() && !aggregate_;
     if (held) {  // on each slice where it is, the results kept there
       return held_value(on_each_worker(held->count(),
                                        [&](std::size_t k) {
                                          return held->with_slice(k, [&](slice_requests& rq, const held_slice& s) {
                                            rq.tap_for(c, s.begin);
                                            const std::string r = call_on(rq, *intrinsic, *function, &s.ref, taps);
+                                           count.add(s.end - s.begin, rq.link().address());
                                            return held_slice{s.link, s.executor, rq.keep(r), s.begin, s.end, s.epoch};
                                          });
                                        }),
@@ -168,7 +177,24 @@ class remote_backend final : public client_backend {
     std::vector<slice_result> parts = on_each_worker((n + per - 1) / per, [&](std::size_t w) {
       const std::size_t begin = w * per, end = std::min(n, begin + per);
       return pool_->run(pool_->home()[w], begin, end, [&](const std::shared_ptr<worker_link>& link) {
-        return run_slice(link, map, *intrinsic, *function, v, begin, end, taps, c);
+        const std::size_t step = in_tenths ? std::max<std::size_t>(1, (end - begin + 9) / 10) : end - begin;
+        slice_result out;
+        std::size_t counted = 0;
+        try {
+          for (std::size_t b = begin; b < end; b += step) {
+            const std::size_t e = std::min(end, b + step);
+            slice_result r = run_slice(link, map, *intrinsic, *function, v, b, e, taps, c);
+            if (aggregate_) out = std::move(r);
+            else out.members.insert(out.members.end(), std::make_move_iterator(r.members.begin()),
+                                    std::make_move_iterator(r.members.end()));
+            count.add(e - b, link->address());
+            counted += e - b;
+          }
+        } catch (...) {
+          count.undo(counted);  // (the slice runs again, elsewhere or there)
+          throw;
+        }
+        return out;
       });
     });
     if (aggregate_) {

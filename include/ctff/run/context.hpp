@@ -32,12 +32,15 @@ namespace ctff {
 // How far a long run is: per-client work of one intrinsic, `done` of `total` clients (see
 // run_options::progress); which call it is: the path of its Call building block, the how-manieth
 // per-client call of the run (from 1) and how many Call building blocks of the computation call
-// an intrinsic that works client by client (0: not known). Its views last as long as the call.
+// an intrinsic that works client by client (0: not known); `worker`: the worker (HOST:PORT) whose
+// clients came in last (remote_executor), empty for work done here. Its views last as long as the
+// call.
 struct run_progress {
   std::string_view intrinsic;
   std::size_t done = 0, total = 0;
   std::string_view path{};
   std::size_t call = 0, calls = 0;
+  std::string_view worker{};
 };
 using progress_callback = std::function<void(const run_progress&)>;
 
@@ -120,24 +123,7 @@ class run_context {
   // client i in the errors of the bindings it calls).
   void for_each_client(std::size_t n, const std::function<void(std::size_t)>& f, std::string_view what = {}) {
     const std::size_t depth = depth_guard::depth();
-    // The Call this is the work of (this thread's: it is not one of the pool's yet).
-    const call_site site = current_call();
-    const std::string path = progress_ && site.prog ? site.prog->path(site.node) : std::string();
-    const std::size_t call = progress_ ? calls_made_.fetch_add(1, std::memory_order_relaxed) + 1 : 0;
-    const std::size_t calls = progress_ && site.prog ? per_client_calls(*site.prog) : 0;
-    // Progress: every hundredth of the clients (and the last), one report at a time, each
-    // further than the one before (threads may reach marks out of order).
-    std::atomic<std::size_t> done{0};
-    std::mutex report;
-    std::size_t reported = 0;
-    const std::size_t every = std::max<std::size_t>(1, n / 100);
-    auto reached = [&](std::size_t k) {
-      if (k % every != 0 && k != n) return;
-      std::lock_guard lock(report);
-      if (k <= reported) return;
-      reported = k;
-      (*progress_)(run_progress{what, k, n, path, call, calls});
-    };
+    progress_count count = progress(n, what);
     pool_.for_each(n, [&](std::size_t i) {
       detail::byte_budget*& b = detail::byte_budget::current();
       std::size_t& d = depth_guard::depth();
@@ -155,8 +141,50 @@ class run_context {
       d = depth;
       c = i;
       f(i);
-      if (progress_) reached(done.fetch_add(1, std::memory_order_relaxed) + 1);
+      count.add(1);
     });
+  }
+
+  // Reports per-client work of one call as it is done, clients `k` at a time, from any thread:
+  // every hundredth of the clients (and the last), one report at a time, each further than the
+  // one before (threads may reach marks out of order). Made on the thread evaluating the Call.
+  class progress_count {
+   public:
+    progress_count(const progress_callback* cb, std::size_t n, std::string_view what, std::string path, std::size_t call,
+                   std::size_t calls)
+        : cb_(cb), n_(n), every_(std::max<std::size_t>(1, n / 100)), what_(what), path_(std::move(path)),
+          call_(call), calls_(calls) {}
+    void add(std::size_t k, std::string_view worker = {}) {
+      if (!cb_ || k == 0) return;
+      const std::size_t now = done_.fetch_add(k, std::memory_order_relaxed) + k;
+      if (now / every_ == (now - k) / every_ && now != n_) return;
+      std::lock_guard lock(m_);
+      if (now <= reported_) return;
+      reported_ = now;
+      (*cb_)(run_progress{what_, now, n_, path_, call_, calls_, worker});
+    }
+    // Work counted that is to be done again (a slice run again on another worker).
+    void undo(std::size_t k) {
+      if (cb_) done_.fetch_sub(k, std::memory_order_relaxed);
+    }
+
+   private:
+    const progress_callback* cb_;
+    std::size_t n_, every_;
+    std::string_view what_;
+    std::string path_;
+    std::size_t call_, calls_;
+    std::atomic<std::size_t> done_{0};
+    std::mutex m_;
+    std::size_t reported_ = 0;
+  };
+  // The count of the call this thread is evaluating, over n clients (inert when not reporting).
+  progress_count progress(std::size_t n, std::string_view what) {
+    if (!progress_) return progress_count(nullptr, n, what, {}, 0, 0);
+    const call_site site = current_call();  // (this thread's: not one of the pool's yet)
+    return progress_count(progress_, n, what, site.prog ? site.prog->path(site.node) : std::string(),
+                          calls_made_.fetch_add(1, std::memory_order_relaxed) + 1,
+                          site.prog ? per_client_calls(*site.prog) : 0);
   }
 
   // Taps: the run's (null: none), set before the run starts.
