@@ -121,6 +121,8 @@ class remote_backend final : public client_backend {
   }
 
   const std::vector<std::shared_ptr<worker_link>>& links() const { return pool_->all(); }
+  // Clients' tensors go to the workers that read columns as one (remote/wire_columns.hpp).
+  bool reads_columns() const override { return true; }
 
  private:
   // The per-client intrinsic on the workers, the run's taps (c: null, none) inside the function
@@ -140,7 +142,9 @@ class remote_backend final : public client_backend {
     if (!f || (map && (!v->is(value_kind::federated) || v->federated().where != placement_kind::clients)))
       return std::nullopt;  // (the intrinsic's own checks then say what is wrong)
     const held_clients* held = map ? held_clients::of(*v) : nullptr;
-    if (held ? held->clients() != n : map && !v->federated().all_equal && v->federated().members.size() != n)
+    if (held ? held->clients() != n
+             : map && !v->federated().all_equal &&
+                   (v->federated().column ? column_rows(*v->federated().column) : v->federated().members.size()) != n)
       return std::nullopt;
     // A function that only moves values about is cheaper here, unless the values are there.
     if (!f.is(value_kind::function) || (!held && only_moves_values(f))) return std::nullopt;
@@ -184,9 +188,14 @@ class remote_backend final : public client_backend {
           for (std::size_t b = begin; b < end; b += step) {
             const std::size_t e = std::min(end, b + step);
             slice_result r = run_slice(link, map, *intrinsic, *function, v, b, e, taps, c);
-            if (aggregate_) out = std::move(r);
-            else out.members.insert(out.members.end(), std::make_move_iterator(r.members.begin()),
-                                    std::make_move_iterator(r.members.end()));
+            if (aggregate_ || step == end - begin) {
+              out = std::move(r);
+            } else {  // (tenths: joined as members)
+              if (r.column)
+                for (std::size_t i = 0; i != e - b; ++i) r.members.push_back(column_row(*r.column, i));
+              out.members.insert(out.members.end(), std::make_move_iterator(r.members.begin()),
+                                 std::make_move_iterator(r.members.end()));
+            }
             count.add(e - b, link->address());
             counted += e - b;
           }
@@ -202,15 +211,25 @@ class remote_backend final : public client_backend {
       for (slice_result& p : parts) slices.push_back(std::move(p.held));
       return held_value(std::move(slices), n, pool_, std::move(recipe));
     }
+    // Columns from every worker: one column; else members, in slice order.
+    std::vector<const tensor_data*> columns;
+    for (const slice_result& p : parts)
+      if (p.column) columns.push_back(p.column.get());
+    if (columns.size() == parts.size())
+      if (std::optional<tensor_data> all = column_concat(columns)) return make_column_value(std::move(*all));
     std::vector<dynamic_value> members;
     members.reserve(n);
-    for (slice_result& p : parts)
+    for (slice_result& p : parts) {
+      if (p.column)
+        for (std::size_t i = 0, rows = column_rows(*p.column); i != rows; ++i) members.push_back(column_row(*p.column, i));
       for (dynamic_value& m : p.members) members.push_back(std::move(m));
+    }
     return make_federated(placement_kind::clients, false, std::move(members));
   }
 
   struct slice_result {
-    std::vector<dynamic_value> members;  // or, with aggregate_on_workers:
+    std::vector<dynamic_value> members;        // or, from a worker that reads columns:
+    std::shared_ptr<const tensor_data> column;  // or, with aggregate_on_workers:
     held_slice held;
   };
 
@@ -223,15 +242,16 @@ class remote_backend final : public client_backend {
     rq.tap_for(c, begin);
     const std::string value = map ? clients_ref(rq, v->federated(), begin, end) : std::string();
     const std::string r = call_on(rq, intrinsic, function, map ? &value : nullptr, taps);
-    if (aggregate_) return {{}, held_slice{w, rq.executor(), rq.keep(r), begin, end, epoch}};
-    const dynamic_value out = rq.compute(r, "Compute");
+    if (aggregate_) return {{}, {}, held_slice{w, rq.executor(), rq.keep(r), begin, end, epoch}};
+    const dynamic_value out = rq.compute(r, "Compute", count);
+    if (out.is(value_kind::federated) && out.federated().column) return {{}, out.federated().column, {}};
     if (!out.is(value_kind::federated) || out.federated().where != placement_kind::clients ||
         (!out.federated().all_equal && out.federated().members.size() != count) || out.federated().members.empty())
       throw run_fault("worker " + w->address() + ": answered something other than " + std::to_string(count) +
                       " clients' values");
     const federated_data& o = out.federated();
-    if (!o.all_equal) return {o.members, {}};
-    return {std::vector<dynamic_value>(count, o.members.front()), {}};
+    if (!o.all_equal) return {o.members, {}, {}};
+    return {std::vector<dynamic_value>(count, o.members.front()), {}, {}};
   }
 
   std::shared_ptr<worker_pool> pool_;

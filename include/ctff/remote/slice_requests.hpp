@@ -17,7 +17,9 @@
 #include "ctff/remote/remote_error.hpp"
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
+#include "ctff/remote/wire_columns.hpp"
 #include "ctff/remote/worker_link.hpp"
+#include "ctff/run/client_column.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/intrinsic_facts.hpp"
@@ -83,16 +85,27 @@ class slice_requests {
     deliver_tap_events(events, taps_, first_, w_.address(), *run_);
     return r;
   }
-  dynamic_value compute(const std::string& ref, const char* what) {
+  // The value `ref` computed there; with `rows` (a CLIENTS value of that many clients expected), as
+  // a column when the worker reads columns and can answer with one (remote/wire_columns.hpp).
+  dynamic_value compute(const std::string& ref, const char* what, std::optional<std::size_t> rows = std::nullopt) {
     v0::ComputeRequest rq;
     rq.mutable_value_ref()->set_id(ref);
     rq.mutable_executor()->set_id(ex_);
-    const v0::ComputeResponse r = w_.send(&v0::ExecutorGroup::Stub::Compute, rq, what);
+    const bool ask = rows && w_.columns();
+    std::vector<std::string> column;
+    const v0::ComputeResponse r = ask ? w_.send(&v0::ExecutorGroup::Stub::Compute, rq, what, {{column_key, "1"}},
+                                                column_key, &column)
+                                      : w_.send(&v0::ExecutorGroup::Stub::Compute, rq, what);
     try {
+      if (!column.empty()) return make_column_value(column_of_message(r.value(), *rows, "its answer"));
       return ctff::from_message(r.value());
     } catch (const remote_error& e) {
       throw run_fault("worker " + w_.address() + ": its answer: " + e.what());
     }
+  }
+  // Clients' tensors as one column there (the worker reads columns: worker_link::columns).
+  std::string column(const tensor_data& c, const char* what) {
+    return value(column_message(c), what, {{column_key, "1"}});
   }
   // The member of a SERVER value computed there (a slice's partial aggregate).
   dynamic_value compute_at_server(const std::string& ref, const char* what) {
@@ -129,6 +142,20 @@ class slice_requests {
 // not go again.
 inline std::string clients_ref(slice_requests& rq, const federated_data& d, std::size_t begin, std::size_t end) {
   worker_link& w = rq.link();
+  if (d.column) {  // a column: rows [begin, end) as one, or as members to a worker that reads none
+    if (!w.columns()) {
+      federated_data rows{placement_kind::clients, false, {}};
+      for (std::size_t i = begin; i != end; ++i) rows.members.push_back(column_row(*d.column, i));
+      return clients_ref(rq, rows, 0, end - begin);
+    }
+    // (The column's address and the rows: the same data sent again is found there.)
+    worker_link::cache_key key{rq.executor(), {d.column.get(), reinterpret_cast<const void*>(begin),
+                                               reinterpret_cast<const void*>(end)}};
+    if (std::optional<std::string> ref = w.cached(key)) return *ref;
+    std::string ref = rq.keep(rq.column(column_slice(*d.column, begin, end), "CreateValue (the clients' values)"));
+    w.remember(std::move(key), ref, {make_column_value(d.column)});
+    return ref;
+  }
   auto member = [&](std::size_t i) -> const dynamic_value& { return d.all_equal ? d.members.front() : d.members[i]; };
   // A column of per-client values: once if shared (second: true), else from the worker's
   // cache or sent.

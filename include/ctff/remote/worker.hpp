@@ -55,10 +55,11 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
   explicit worker_service(worker_options options = {})
       : options_(std::move(options)), gate_(options_.max_concurrent_calls), service_id_(std::random_device{}()) {}
 
-  Status GetExecutor(Ctx*, const tensorflow_federated::v0::GetExecutorRequest* rq,
+  Status GetExecutor(Ctx* ctx, const tensorflow_federated::v0::GetExecutorRequest* rq,
                      tensorflow_federated::v0::GetExecutorResponse* rs) override {
     return answer([&] {
       rs->mutable_executor()->set_id(acquire(detail::cardinalities_of(*rq, options_.run.limits.max_clients)));
+      if (ctx) ctx->AddTrailingMetadata(detail::columns_key, "1");  // (remote/wire_columns.hpp)
     });
   }
 
@@ -66,7 +67,11 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
                      tensorflow_federated::v0::CreateValueResponse* rs) override {
     return answer([&] {
       auto e = find(rq->executor(), "CreateValue");
-      rs->mutable_value_ref()->set_id(e->create_value(rq->value(), metadata(ctx, detail::tap_request_key)));
+      if (!metadata(ctx, detail::column_key).empty())  // clients' tensors as one column
+        rs->mutable_value_ref()->set_id(
+            e->hold(detail::make_column_value(detail::column_of_message(rq->value(), e->clients(), "CreateValue: value"))));
+      else
+        rs->mutable_value_ref()->set_id(e->create_value(rq->value(), metadata(ctx, detail::tap_request_key)));
     });
   }
 
@@ -98,9 +103,13 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
     });
   }
 
-  Status Compute(Ctx*, const tensorflow_federated::v0::ComputeRequest* rq,
+  Status Compute(Ctx* ctx, const tensorflow_federated::v0::ComputeRequest* rq,
                  tensorflow_federated::v0::ComputeResponse* rs) override {
-    return answer([&] { *rs->mutable_value() = find(rq->executor(), "Compute")->compute(rq->value_ref().id()); });
+    return answer([&] {
+      bool column = !metadata(ctx, detail::column_key).empty();  // asked for, and answered with, one
+      *rs->mutable_value() = find(rq->executor(), "Compute")->compute(rq->value_ref().id(), column ? &column : nullptr);
+      if (column) ctx->AddTrailingMetadata(detail::column_key, "1");
+    });
   }
 
   Status Dispose(Ctx*, const tensorflow_federated::v0::DisposeRequest* rq,

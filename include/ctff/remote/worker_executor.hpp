@@ -25,6 +25,7 @@
 #include "ctff/remote/remote_error.hpp"
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
+#include "ctff/remote/wire_columns.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/tap.hpp"
 #include "ctff/run/value.hpp"
@@ -44,19 +45,21 @@ struct worker_limits {
 namespace detail {
 
 // The bytes of tensors a value holds (shared parts counted each time: an upper bound).
+inline std::uint64_t tensor_bytes(const tensor_data& t) {
+  return std::visit(
+      [](const auto& e) -> std::uint64_t {
+        using E = typename std::remove_cvref_t<decltype(e)>::value_type;
+        std::uint64_t n = e.size() * sizeof(E);
+        if constexpr (std::is_same_v<E, std::string>)
+          for (const auto& s : e) n += s.size();
+        return n;
+      },
+      t.elements);
+}
 inline std::uint64_t held_bytes(const dynamic_value& v) {
   if (!v) return 0;
   switch (v.kind()) {
-    case value_kind::tensor:
-      return std::visit(
-          [](const auto& e) -> std::uint64_t {
-            using E = typename std::remove_cvref_t<decltype(e)>::value_type;
-            std::uint64_t n = e.size() * sizeof(E);
-            if constexpr (std::is_same_v<E, std::string>)
-              for (const auto& s : e) n += s.size();
-            return n;
-          },
-          v.tensor().elements);
+    case value_kind::tensor: return tensor_bytes(v.tensor());
     case value_kind::struct_: {
       std::uint64_t n = 0;
       for (const dynamic_value& e : v.structure().elements) n += held_bytes(e);
@@ -64,7 +67,7 @@ inline std::uint64_t held_bytes(const dynamic_value& v) {
     }
     case value_kind::federated: {
       const auto& m = v.federated().members;
-      std::uint64_t n = 0;
+      std::uint64_t n = v.federated().column ? tensor_bytes(*v.federated().column) : 0;
       for (std::size_t k = 0; k != m.size(); ++k) n += k && m[k].shares(m[k - 1]) ? 0 : held_bytes(m[k]);
       return n;
     }
@@ -214,7 +217,7 @@ class worker_executor {
     dynamic_value r;
     {
       const call_gate::pass pass(gate);
-      r = ex_->apply(fn, arg, plan.get());
+      r = ex_->apply_held(fn, arg, plan.get());  // (a column stays one: remote/wire_columns.hpp)
     }
     if (cancelled()) refuse(grpc::StatusCode::CANCELLED, "CreateCall: the caller went away");
     if (event_bytes > max_tap_bytes)
@@ -252,8 +255,17 @@ class worker_executor {
     return hold(el[static_cast<std::size_t>(index)]);
   }
 
-  // Compute: the value held as ref, as a message.
-  tensorflow_federated::v0::Value compute(const std::string& ref) const { return ctff::to_message(get(ref, "Compute: value_ref")); }
+  // Compute: the value held as ref, as a message; with `column` (asked for), as one when it can be
+  // (remote/wire_columns.hpp), `column` then saying whether it is.
+  tensorflow_federated::v0::Value compute(const std::string& ref, bool* column = nullptr) const {
+    const dynamic_value v = get(ref, "Compute: value_ref");
+    if (column && v.is(value_kind::federated) && v.federated().where == placement_kind::clients && !v.federated().all_equal)
+      if (const auto c = as_column(v.federated(), v.federated().column ? column_rows(*v.federated().column)
+                                                                        : v.federated().members.size()))
+        return column_message(*c);
+    if (column) *column = false;
+    return ctff::to_message(v);
+  }
 
   // Holds v; returns its id.
   std::string hold(dynamic_value v) {

@@ -23,6 +23,7 @@
 #include <grpcpp/grpcpp.h>
 #include <tensorflow_federated/proto/v0/executor.grpc.pb.h>
 
+#include "ctff/remote/wire_columns.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
 
@@ -195,6 +196,10 @@ class worker_link {
     return epoch_;
   }
 
+  // Whether the worker reads and writes clients' tensors as columns (remote/wire_columns.hpp), as
+  // its last GetExecutor answer said.
+  bool columns() const { return columns_.load(); }
+
   // Whether the worker answered last time (marked down by the pool when a request failed as a
   // worker does; up again when a probe is answered).
   bool up() const { return up_.load(); }
@@ -221,7 +226,9 @@ class worker_link {
     auto* s = rq.add_cardinalities();
     s->mutable_placement()->set_uri("server");
     s->set_cardinality(1);
-    const auto rs = send(&v0::ExecutorGroup::Stub::GetExecutor, rq, "GetExecutor");
+    std::vector<std::string> columns;  // a ctff-worker says it reads columns (remote/wire_columns.hpp)
+    const auto rs = send(&v0::ExecutorGroup::Stub::GetExecutor, rq, "GetExecutor", {}, columns_key, &columns);
+    columns_.store(!columns.empty());
     return executors_[n] = rs.executor().id();
   }
 
@@ -247,7 +254,7 @@ class worker_link {
   mutable std::mutex m_;
   std::map<std::size_t, std::string> executors_;
   std::uint64_t epoch_ = 0;
-  std::atomic<bool> up_{true};
+  std::atomic<bool> up_{true}, columns_{false};
   std::atomic<std::uint64_t> sent_{0}, received_{0};
   struct cached_value {
     std::string ref;

@@ -22,8 +22,9 @@ inline dynamic_value call(const dynamic_value& fn, const dynamic_value* arg, run
   dynamic_value listed;  // (what arg points to once a column became members: lives to the end)
   if (client_backend* b = c.backend()) {  // (none: nothing more to do, nothing is elsewhere)
     if (const std::string_view u = f.intrinsic_uri(); !u.empty()) {
-      // A backend reads members: a column becomes them where it may read it.
-      if (arg && holds_column(*arg) &&
+      // A backend reads members (unless it reads columns): a column becomes them where it may
+      // read it.
+      if (arg && !b->reads_columns() && holds_column(*arg) &&
           (ships_per_client(intrinsic_facts_of(u)) || holds_elsewhere(*arg)))
         arg = &(listed = with_members(*arg));
       if (std::optional<dynamic_value> r = b->try_call_in(u, fn, arg, c.clients(), c)) return std::move(*r);

@@ -30,6 +30,9 @@ class client_backend {
                                                    const dynamic_value* arg, std::size_t clients, run_context&) {
     return try_call(uri, fn, arg, clients);
   }
+  // Whether `arg` may hold CLIENTS values as columns (run/client_column.hpp); false: the executor
+  // turns them into members first.
+  virtual bool reads_columns() const { return false; }
 };
 
 }  // namespace ctff

@@ -191,10 +191,14 @@ class executor {
   // Calls a function value with arg (null: none), with the taps of `taps` (null: none; not
   // run_options::taps, which name paths of a computation run).
   dynamic_value apply(const dynamic_value& fn, const dynamic_value& arg = {}, const tap_plan* taps = nullptr) {
+    return detail::with_members(apply_held(fn, arg, taps));
+  }
+  // apply, the result as the run left it: clients' tensors may be one column (run/client_column.hpp),
+  // which this executor's calls read as they are; for a caller that holds it to call with (a worker).
+  dynamic_value apply_held(const dynamic_value& fn, const dynamic_value& arg = {}, const tap_plan* taps = nullptr) {
     if (!fn.is(value_kind::function)) throw argument_error("", "a call of a value that is not a function");
-    return in_context(
-        options_.clients.value_or(0),
-        taps, [&](run_context& c) { return detail::with_members(detail::call(fn, arg ? &arg : nullptr, c)); });
+    return in_context(options_.clients.value_or(0), taps,
+                      [&](run_context& c) { return detail::call(fn, arg ? &arg : nullptr, c); });
   }
 
  private:

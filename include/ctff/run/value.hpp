@@ -211,8 +211,11 @@ class dynamic_value {
   bool shares(const dynamic_value& o) const { return p_ == o.p_; }
   // The node's address: equal exactly for values that share (while one of them lives).
   const void* identity() const { return p_.get(); }
-  // Whether no other value shares the node: a cache holding the only one can let it go.
-  bool sole() const { return p_.use_count() == 1; }
+  // Whether no other value shares the node (nor, for a CLIENTS column, the column): a cache
+  // holding the only one can let it go.
+  bool sole() const {
+    return p_.use_count() == 1 && !(is(value_kind::federated) && federated().column.use_count() > 1);
+  }
 
   // Element by element (NaN unequal to itself), names and placements included.
   friend bool operator==(const dynamic_value& a, const dynamic_value& b) {
