@@ -38,6 +38,7 @@
 #include "ctff/remote/slice_requests.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_aggregation.hpp"
+#include "ctff/remote/worker_data.hpp"
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/run/client_backend.hpp"
 #include "ctff/run/executor.hpp"
@@ -60,6 +61,9 @@ struct remote_options {
   // bytes back, but float sums regrouped (docs/distributed.md). False: every result comes back
   // and is aggregated here in client order, bit for bit a local run's.
   bool aggregate_on_workers = false;
+  // Where this side reads clients' data given by URI when it must (null: it cannot; the workers
+  // read it: docs/distributed.md, "Data on the workers").
+  std::shared_ptr<const data_dir> data{};
 };
 
 namespace detail {
@@ -100,12 +104,16 @@ inline bool only_moves_values(const dynamic_value& fn) {
 // aggregate_on_workers, keeps their results there and runs what it can of values held there.
 class remote_backend final : public client_backend {
  public:
-  remote_backend(std::vector<std::shared_ptr<worker_link>> links, bool aggregate)
-      : links_(std::move(links)), aggregate_(aggregate) {}
+  remote_backend(std::vector<std::shared_ptr<worker_link>> links, bool aggregate, std::shared_ptr<const data_dir> data = {})
+      : links_(std::move(links)), aggregate_(aggregate), data_(std::move(data)) {}
 
   std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                            std::size_t n, run_context& c) override {
-    if (ships_per_client(intrinsic_facts_of(uri))) return ship(uri, fn, arg, n, &c);
+    if (std::optional<dynamic_value> r = data_on_controller(uri, fn, arg, c, data_.get())) return r;
+    if (ships_per_client(intrinsic_facts_of(uri))) {
+      if (std::optional<dynamic_value> r = ship(uri, fn, arg, n, &c)) return r;
+      return data_on_controller(uri, fn, arg, c, data_.get(), true);  // (not shipped: read here)
+    }
     if (!aggregate_ || !arg || !*arg || !holds_elsewhere(*arg)) return std::nullopt;
     return aggregate_held(uri, fn, *arg, n, c);
   }
@@ -138,7 +146,8 @@ class remote_backend final : public client_backend {
     if (held ? held->clients() != n : map && !v->federated().all_equal && v->federated().members.size() != n)
       return std::nullopt;
     // A function that only moves values about is cheaper here, unless the values are there.
-    if (!f.is(value_kind::function) || (!held && only_moves_values(f))) return std::nullopt;
+    if (!f.is(value_kind::function) || (!held && !(v && holds_data_reference(*v)) && only_moves_values(f)))
+      return std::nullopt;
     const std::optional<std::string> intrinsic = function_computation(fn);
     const std::optional<function_writer::written> written = written_function(f);
     if (!intrinsic || !written) return std::nullopt;  // not shippable: runs here
@@ -219,6 +228,7 @@ class remote_backend final : public client_backend {
 
   std::vector<std::shared_ptr<worker_link>> links_;
   bool aggregate_;
+  std::shared_ptr<const data_dir> data_;
 };
 
 }  // namespace detail
@@ -272,7 +282,7 @@ class remote_executor : public executor {
       throw remote_error("remote_executor: no worker could be reached within " +
                          std::to_string(remote.connect.count()) + " ms" + (all.empty() ? " (none given)" : ": " + all));
     }
-    backend_ = std::make_shared<detail::remote_backend>(std::move(links), remote.aggregate_on_workers);
+    backend_ = std::make_shared<detail::remote_backend>(std::move(links), remote.aggregate_on_workers, remote.data);
     set_client_backend(backend_);
   }
 
