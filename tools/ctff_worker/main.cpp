@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -18,6 +19,7 @@
 
 #include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
+#include <ctff/run/data_uri.hpp>
 
 #include "../common/worker_list.hpp"
 #include "../ctff_run/plugins.hpp"
@@ -28,7 +30,7 @@ constexpr const char* usage =
     "usage: ctff-worker [--port=N] [--host=ADDR] [--threads=T]\n"
     "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
     "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
-    "                   [--workers=HOST:PORT,... [--aggregate_on_workers]]\n"
+    "                   [--workers=HOST:PORT,... [--aggregate_on_workers]] [--data=DIR]\n"
     "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
     "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
     "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
@@ -42,6 +44,9 @@ constexpr const char* usage =
     "  --aggregate_on_workers  with --workers: within each call, keeps the clients' results on\n"
     "                    those workers and aggregates them there (docs/distributed.md);\n"
     "                    also spelled --aggregate-on-workers, as ctff-run spells it\n"
+    "  --data=DIR        reads the clients' data that Data computations name by URI (FILE.npy,\n"
+    "                    FILE.npz, FILE#ROW of a shard file) from DIR, so that controllers send\n"
+    "                    URIs, not data (docs/distributed.md, \"Data on the workers\")\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
     "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
@@ -79,6 +84,7 @@ int main(int argc, char** argv) {
   ctff::serve_options where;
   ctff::remote_options remote;
   std::vector<std::string> plugins;
+  std::string data;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -111,10 +117,21 @@ int main(int argc, char** argv) {
       else if (flag == "--tls_client_ca") where.tls_client_ca = read_file(val, "--tls_client_ca");
       else if (flag == "--bind") plugins.push_back(val);
       else if (flag == "--workers") remote.workers = ctff_tools::worker_list(val);
+      else if (flag == "--data") data = val;
       else throw usage_error{"unknown flag " + flag};
     }
     if (remote.aggregate_on_workers && remote.workers.empty())
       throw usage_error{"--aggregate_on_workers needs --workers"};
+    // --data: Data computations are read here; a controller ships them on to its workers as they
+    // came (only URIs travel) and reads them itself only for work it keeps.
+    if (!data.empty()) {
+      try {
+        (remote.workers.empty() ? options.data : remote.data) = std::make_shared<const ctff::data_dir>(data);
+      } catch (const ctff::data_error& e) {
+        throw usage_error{std::string("--data: ") + e.what()};
+      }
+    }
+    options.keep_data = !remote.workers.empty();
     if (!remote.workers.empty())
       options.make = [remote](const ctff::run_options& o) -> std::unique_ptr<ctff::executor> {
         return std::make_unique<ctff::remote_executor>(remote, o);
