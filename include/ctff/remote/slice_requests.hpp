@@ -17,7 +17,6 @@
 #include "ctff/remote/remote_error.hpp"
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
-#include "ctff/remote/worker_data.hpp"
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
@@ -136,7 +135,7 @@ inline std::string clients_ref(slice_requests& rq, const federated_data& d, std:
     bool shared = true;
     for (std::size_t i = begin + 1; shared && i != end; ++i) shared = entry(i).shares(first);
     if (shared)
-      return {rq.value(clients_message({first}, true), "CreateValue (a value all clients share)"), true};
+      return {rq.value(make_federated(placement_kind::clients, true, {first}), "CreateValue (a value all clients share)"), true};
     worker_link::cache_key key{rq.executor(), {}};
     key.nodes.reserve(end - begin);
     for (std::size_t i = begin; i != end; ++i) key.nodes.push_back(entry(i).identity());
@@ -144,8 +143,7 @@ inline std::string clients_ref(slice_requests& rq, const federated_data& d, std:
     std::vector<dynamic_value> values;
     values.reserve(end - begin);
     for (std::size_t i = begin; i != end; ++i) values.push_back(entry(i));
-    // (Data references go as their URIs: remote/worker_data.hpp.)
-    std::string ref = rq.keep(rq.value(clients_message(values, false), "CreateValue (the clients' values)"));
+    std::string ref = rq.keep(rq.value(make_federated(placement_kind::clients, false, values), "CreateValue (the clients' values)"));
     w.remember(std::move(key), ref, std::move(values));
     return {ref, false};
   };
@@ -166,7 +164,7 @@ inline std::string clients_ref(slice_requests& rq, const federated_data& d, std:
   auto* result_member = result->mutable_member()->mutable_struct_();
   for (std::size_t k = 0; by_element && k != m0.structure().elements.size(); ++k) {
     federated_language::Type t;
-    by_element = type_with_data(m0.structure().elements[k], t);
+    by_element = type_of_value(m0.structure().elements[k], t);
     auto* p = param->add_element();
     p->set_name(std::string(m0.structure().name(k)));
     auto* pf = p->mutable_value()->mutable_federated();

@@ -1,9 +1,9 @@
 // Data computations on TFF's remote wire (docs/distributed.md, "Data on the workers"). A worker
 // given a data directory reads a Data computation of non-function type sent as a value (alone, or
 // as a member of a CLIENTS value) as TFF's DataExecutor does at CreateValue; a controller keeps it
-// as a data_reference (run/data_reference.hpp) and ships it on as the same Data computation, so
-// that only URIs travel; and what the controller itself must read of it is read from its own
-// data directory, or refused saying where the data lives.
+// as a data_reference (run/data_reference.hpp), which goes on as the same Data computation
+// (value_message.hpp), so that only URIs travel; and what the controller itself must read of it
+// is read from its own data directory, or refused saying where the data lives.
 #pragma once
 
 #include <optional>
@@ -59,62 +59,6 @@ inline std::optional<dynamic_value> data_value(const federated_language::Computa
     return dir->resolve(*uri, t.types, t.node(t.root).type, limits);
   }
   return dynamic_value(function_data{std::make_shared<const data_reference>(std::move(*uri), std::move(bytes))});
-}
-
-// type_of_value, a data reference's type being its Data computation's.
-inline bool type_with_data(const dynamic_value& v, federated_language::Type& t) {
-  if (const data_reference* d = data_reference::of(v)) {
-    federated_language::Computation c;
-    if (!c.ParseFromString(d->computation())) return false;
-    t = c.type();
-    return true;
-  }
-  if (!v.is(value_kind::struct_) || !holds_data_reference(v)) return type_of_value(v, t);
-  auto* st = t.mutable_struct_();
-  const struct_data& s = v.structure();
-  for (std::size_t k = 0; k != s.elements.size(); ++k) {
-    auto* e = st->add_element();
-    e->set_name(std::string(s.name(k)));
-    if (!type_with_data(s.elements[k], *e->mutable_value())) return false;
-  }
-  return true;
-}
-
-// to_message, a data reference going as its Data computation.
-inline void message_with_data(const dynamic_value& v, tensorflow_federated::v0::Value& m, const value_path& where) {
-  if (const data_reference* d = data_reference::of(v)) {
-    if (!m.mutable_computation()->ParseFromString(d->computation()))
-      remote_fail(where, "the Data computation of `" + d->uri() + "` does not parse");
-    return;
-  }
-  if (!holds_data_reference(v)) return to_message(with_members(v), m, where);
-  if (v.is(value_kind::struct_)) {
-    auto* s = m.mutable_struct_();
-    const struct_data& d = v.structure();
-    for (std::size_t k = 0; k != d.elements.size(); ++k) {
-      auto* e = s->add_element();
-      e->set_name(std::string(d.name(k)));
-      message_with_data(d.elements[k], *e->mutable_value(), where.child(d.name(k), k));
-    }
-    return;
-  }
-  const federated_data& f = v.federated();
-  auto* out = m.mutable_federated();
-  auto* t = out->mutable_type();
-  t->mutable_placement()->mutable_value()->set_uri(std::string(placement_uri(f.where)));
-  t->set_all_equal(f.all_equal);
-  if (federated_language::Type member; !f.members.empty() && type_with_data(f.members.front(), member))
-    *t->mutable_member() = std::move(member);
-  for (std::size_t k = 0; k != f.members.size(); ++k) message_with_data(f.members[k], *out->add_value(), where.child({}, k));
-}
-
-// The CLIENTS value of `members` (all_equal: one) as a message, data references as Data
-// computations (the workers read them: only their URIs travel).
-inline tensorflow_federated::v0::Value clients_message(const std::vector<dynamic_value>& members, bool all_equal) {
-  const dynamic_value v = make_federated(placement_kind::clients, all_equal, members);
-  tensorflow_federated::v0::Value m;
-  message_with_data(v, m, value_path{nullptr, "value"});
-  return m;
 }
 
 // What the controller does with an intrinsic call whose argument holds data references, before
