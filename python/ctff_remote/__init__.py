@@ -31,12 +31,13 @@ from ctff_remote.context import execution_context
 from ctff_remote.context import start_controller
 from ctff_remote.context import start_worker
 from ctff_remote.values import ConversionError
+from ctff_remote.values import Data
 from ctff_remote.values import from_value
 from ctff_remote.values import infer_clients
 from ctff_remote.values import to_value
 
 __all__ = [
-    "ConversionError", "ExecutionContext", "PROTO_PATH_ENV", "ProtoNotFoundError", "RemoteError",
+    "ConversionError", "Data", "ExecutionContext", "PROTO_PATH_ENV", "ProtoNotFoundError", "RemoteError",
     "execution_context", "from_value", "infer_clients", "load_protos", "set_proto_path",
     "start_controller", "start_worker", "TapEvent", "to_value",
 ]

@@ -18,6 +18,10 @@ Python to wire (`to_value(value, type_pb)`), by the type:
 * sequence: a list or tuple of elements (tensors and structs of them).
 * function: a computation (a federated_language Computation message, its serialized bytes, or
   anything with `to_proto()`, such as federated_language's ConcreteComputation).
+* data on the workers, wherever a value of a non-function type goes (typically each member of a
+  CLIENTS value): a federated_language `Data` building block, a Computation message with `data`
+  set, or `Data(uri)` (below), sent as that Data computation for the worker to read
+  (`ctff-worker --data DIR`; docs/distributed.md, "Data on the workers").
 
 Wire to Python (`from_value(value_pb, type_pb=None)`), as federated_language's own contexts
 return values:
@@ -325,6 +329,38 @@ def _match_struct(value, struct_type, where):
   return [v for _, v in elems]
 
 
+class Data:
+  """A client's data that the worker reads by URI (`ctff-worker --data DIR`): `FILE.npy`,
+  `FILE.npz` or `FILE#ROW` of a shard file, relative to the worker's DIR. What federated_language's
+  `Data` building block is on the wire (`Computation{type, data{uri}}`), usable without it; `type_pb`
+  (a federated_language.Type message) defaults to the type the value goes where."""
+
+  def __init__(self, uri, type_pb=None):
+    if not isinstance(uri, str) or not uri:
+      raise ConversionError(f"Data: a URI is a non-empty str, not {uri!r}")
+    self.uri = uri
+    self.type_pb = type_pb
+
+  def __repr__(self):
+    return f"ctff_remote.Data({self.uri!r})"
+
+
+def _data_computation(value, type_pb, where):
+  """The Data computation `value` is (None: it is not one)."""
+  pb = _protos.load()
+  if isinstance(value, Data):
+    c = pb.computation_pb2.Computation()
+    c.type.CopyFrom(value.type_pb if value.type_pb is not None else type_pb)
+    c.data.uri = value.uri
+    return c
+  name = type(value).__name__
+  if name == "Data" and hasattr(value, "to_proto"):  # federated_language's building block
+    return _computation_message(value, where)
+  if name == "Computation" and hasattr(value, "HasField") and value.HasField("data"):
+    return _computation_message(value, where)
+  return None
+
+
 def _is_member_list(value):
   """One member per client: a list or tuple, or a numpy array (by its first axis)."""
   return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim > 0)
@@ -359,6 +395,10 @@ def to_value(value, type_pb, where="value"):
   pb = _protos.load()
   V = pb.executor_pb2.Value
   kind = type_pb.WhichOneof("type")
+  if kind != "function":
+    data = _data_computation(value, type_pb, where)
+    if data is not None:
+      return V(computation=data)
   if kind == "tensor":
     return V(array=tensor_to_array(value, type_pb.tensor, where))
   if kind == "struct":
@@ -404,6 +444,8 @@ def infer_clients(value, type_pb, where="value"):
 
   def walk(v, t, at):
     kind = t.WhichOneof("type")
+    if kind != "function" and _data_computation(v, t, at) is not None:
+      return  # (read by the worker)
     if kind == "federated":
       ft = t.federated
       uri = ft.placement.value.uri if ft.placement.WhichOneof("placement") == "value" else ""

@@ -4,7 +4,7 @@
 //
 //   ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
 //            [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]
-//            [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
+//            [--data DIR] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -50,6 +50,9 @@
 #include <ctff/run/array_read.hpp>
 #include <ctff/run/array_write.hpp>
 #include <ctff/run/binding_key.hpp>
+#include <ctff/run/data_argument.hpp>
+#include <ctff/run/data_reference.hpp>
+#include <ctff/run/data_uri.hpp>
 #include <ctff/run/json.hpp>
 #include <ctff/run/signature.hpp>
 #if CTFF_RUN_REMOTE
@@ -65,7 +68,7 @@ namespace {
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
     "                [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]\n"
-    "                [--output FILE]\n"
+    "                [--data DIR] [--output FILE]\n"
     "                [--tap PATH]... [--taps FILE] [--tap-first K] [--tap-all] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
@@ -100,6 +103,12 @@ constexpr const char* usage =
     "                   aggregates them there, merging the workers' partial results in worker\n"
     "                   order (far fewer bytes; float sums regrouped, docs/distributed.md);\n"
     "                   also spelled --aggregate_on_workers, as ctff-worker and TFF spell it\n"
+    "  --data DIR       reads the clients' data the JSON argument names by URI (a member\n"
+    "                   {\"data\": \"URI\"}, or a whole {T}@CLIENTS value {\"data\": \"PATTERN\"}\n"
+    "                   with {i} for each client's index: FILE.npy, FILE.npz, FILE#ROW of a shard\n"
+    "                   file; docs/running.md) from DIR. With --workers, URIs go to the workers,\n"
+    "                   which read them (ctff-worker --data), and DIR serves only what runs here;\n"
+    "                   without --data, what runs here cannot read them\n"
     "  --tap PATH       prints on stderr what the building block at PATH (as ctff-inspect --paths\n"
     "                   lists them, or a Block local's name alone) computes while the computation\n"
     "                   runs: per client, at the server, on which worker; may be repeated. After\n"
@@ -208,7 +217,17 @@ ctff::dynamic_value read_argument(const std::string& name, std::string_view byte
                                   const ctff::run_limits& limits) {
   const bool npy = bytes.substr(0, 6) == "\x93NUMPY";
   heap_for(npy || bytes.substr(0, 2) == "PK" ? bytes.size() : bytes.size() / 2);
-  if (!npy && bytes.substr(0, 2) != "PK") return ctff::value_from_json_text(bytes, types, type, clients);
+  if (!npy && bytes.substr(0, 2) != "PK") {
+    // Clients' data by URI ({"data": ...}: run/data_argument.hpp) is read from a parsed tree.
+    if (bytes.find("\"data\"") == std::string_view::npos) return ctff::value_from_json_text(bytes, types, type, clients);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(bytes);
+    } catch (const nlohmann::json::exception& e) {
+      throw ctff::argument_error("arg", name + ": not JSON: " + e.what());
+    }
+    return ctff::value_from_json_with_data(j, types, type, clients);
+  }
   ctff::npz_arrays arrays;
   try {
     if (npy) arrays.emplace("arg", ctff::read_npy(bytes));
@@ -260,6 +279,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> workers;
   std::optional<double> deadline, slice_deadline;  // seconds
   std::optional<std::size_t> retries;
+  std::shared_ptr<const ctff::data_dir> data;  // --data
   std::string output;
   bool progress = false, tap_all = false;
   std::size_t tap_first = 3;
@@ -319,7 +339,7 @@ int run(int argc, char** argv) {
     std::string opt, val;
     std::size_t len = 0;  // the flag's, when a takes a value
     for (std::string_view f : {"--clients", "--threads", "--bind", "--workers", "--deadline", "--output", "--retries",
-                               "--slice-deadline"})
+                               "--slice-deadline", "--data"})
       if (a.rfind(f, 0) == 0) len = f.size();
     if (len) {
       opt = a.substr(0, len);
@@ -342,6 +362,13 @@ int run(int argc, char** argv) {
       output = val;
     } else if (opt == "--workers") {
       workers = ctff_tools::worker_list(val);
+    } else if (opt == "--data") {
+      try {
+        data = std::make_shared<const ctff::data_dir>(val);
+      } catch (const ctff::data_error& e) {
+        std::cerr << "ctff-run: --data: " << e.what() << "\n";
+        return 2;
+      }
     } else if (opt == "--deadline" || opt == "--slice-deadline") {
       double d = 0;
       const auto r = std::from_chars(val.data(), val.data() + val.size(), d, std::chars_format::fixed);
@@ -444,6 +471,17 @@ int run(int argc, char** argv) {
   if (has_param)
     argument = read_argument(arg, argument_bytes(arg).view(), t.types, sig.parameter, clients, options.limits);
   options.clients = clients;
+  // Clients' data by URI: read here when nothing else will (no --workers), else by the workers.
+  if (workers.empty() && ctff::detail::holds_data_reference(argument)) {
+    if (!data)
+      throw ctff::argument_error("arg", "the argument names clients' data by URI ({\"data\": ...}): give --data DIR "
+                                        "to read it here, or --workers whose ctff-worker --data has it");
+    try {
+      argument = ctff::resolved(argument, *data, options.limits);
+    } catch (const ctff::data_error& e) {
+      throw ctff::argument_error("arg", e.what());
+    }
+  }
   // --progress: per-client work on stderr, once the run has taken a second.
   const auto started = std::chrono::steady_clock::now();
   if (progress)
@@ -479,7 +517,7 @@ int run(int argc, char** argv) {
     ex = std::make_unique<ctff::executor>(options);
   } else {
 #if CTFF_RUN_REMOTE
-    ctff::remote_options remote{.workers = workers, .aggregate_on_workers = aggregate_on_workers};
+    ctff::remote_options remote{.workers = workers, .aggregate_on_workers = aggregate_on_workers, .data = data};
     if (deadline) {
       remote.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(*deadline * 1000 + 0.5));
       remote.connect = std::min(remote.connect, remote.deadline);

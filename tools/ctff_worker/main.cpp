@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -18,6 +19,7 @@
 
 #include <ctff/remote/remote_executor.hpp>
 #include <ctff/remote/worker.hpp>
+#include <ctff/run/data_uri.hpp>
 
 #include "../common/worker_list.hpp"
 #include "../ctff_run/plugins.hpp"
@@ -29,7 +31,7 @@ constexpr const char* usage =
     "                   [--max_concurrent_computation_calls=K] [--grpc_max_message_length_megabytes=M]\n"
     "                   [--tls_cert=PEM --tls_key=PEM [--tls_client_ca=PEM]] [--bind=PLUGIN.so]...\n"
     "                   [--workers=HOST:PORT,... [--aggregate_on_workers] [--deadline=MS] [--slice_deadline=MS]\n"
-    "                    [--retries=N]]\n"
+    "                    [--retries=N]] [--data=DIR]\n"
     "  --port=N          the port to listen on (default 0: a free one, printed on standard output)\n"
     "  --host=ADDR       the address to listen on (default 127.0.0.1: not reachable from other hosts)\n"
     "  --threads=T       threads for per-client work, per executor (default 0: the hardware's)\n"
@@ -51,6 +53,9 @@ constexpr const char* usage =
     "                    restarts runs again on the next worker that answers, at most N times\n"
     "                    (default 3; the result does not change); a failed worker is asked again\n"
     "                    every 0.5 s and used again once it answers\n"
+    "  --data=DIR        reads the clients' data that Data computations name by URI (FILE.npy,\n"
+    "                    FILE.npz, FILE#ROW of a shard file) from DIR, so that controllers send\n"
+    "                    URIs, not data (docs/distributed.md, \"Data on the workers\")\n"
     "Prints `ctff-worker: listening on HOST:PORT` once ready; stops on SIGINT or SIGTERM (calls\n"
     "still running then are cancelled after 1 s; the process exits within 5 s).\n"
     "Exit status: 0 stopped by a signal, 2 bad usage or a port it cannot listen on.\n";
@@ -89,6 +94,7 @@ int main(int argc, char** argv) {
   ctff::remote_options remote;
   std::vector<std::string> plugins;
   bool failover_flags = false;
+  std::string data;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -127,12 +133,23 @@ int main(int argc, char** argv) {
         else if (flag == "--retries") remote.retries = static_cast<std::size_t>(number(val, "--retries", 0, 1000));
         else remote.slice_deadline = std::chrono::milliseconds(number(val, "--slice_deadline", 0, 604800000));
       }
+      else if (flag == "--data") data = val;
       else throw usage_error{"unknown flag " + flag};
     }
     if (remote.aggregate_on_workers && remote.workers.empty())
       throw usage_error{"--aggregate_on_workers needs --workers"};
     if (failover_flags && remote.workers.empty())
       throw usage_error{"--deadline, --slice_deadline and --retries need --workers"};
+    // --data: Data computations are read here; a controller ships them on to its workers as they
+    // came (only URIs travel) and reads them itself only for work it keeps.
+    if (!data.empty()) {
+      try {
+        (remote.workers.empty() ? options.data : remote.data) = std::make_shared<const ctff::data_dir>(data);
+      } catch (const ctff::data_error& e) {
+        throw usage_error{std::string("--data: ") + e.what()};
+      }
+    }
+    options.keep_data = !remote.workers.empty();
     if (!remote.workers.empty())
       options.make = [remote](const ctff::run_options& o) -> std::unique_ptr<ctff::executor> {
         return std::make_unique<ctff::remote_executor>(remote, o);

@@ -41,6 +41,7 @@
 #include "ctff/remote/slice_requests.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/worker_aggregation.hpp"
+#include "ctff/remote/worker_data.hpp"
 #include "ctff/remote/worker_link.hpp"
 #include "ctff/remote/worker_pool.hpp"
 #include "ctff/remote/slice_recipe.hpp"
@@ -73,6 +74,9 @@ struct remote_options {
   // bytes back, but float sums regrouped (docs/distributed.md). False: every result comes back
   // and is aggregated here in client order, bit for bit a local run's.
   bool aggregate_on_workers = false;
+  // Where this side reads clients' data given by URI when it must (null: it cannot; the workers
+  // read it: docs/distributed.md, "Data on the workers").
+  std::shared_ptr<const data_dir> data{};
 };
 
 namespace detail {
@@ -106,11 +110,16 @@ inline bool only_moves_values(const dynamic_value& fn) {
 // aggregate_on_workers, keeps their results there and runs what it can of values held there.
 class remote_backend final : public client_backend {
  public:
-  remote_backend(std::shared_ptr<worker_pool> pool, bool aggregate) : pool_(std::move(pool)), aggregate_(aggregate) {}
+  remote_backend(std::shared_ptr<worker_pool> pool, bool aggregate, std::shared_ptr<const data_dir> data = {})
+      : pool_(std::move(pool)), aggregate_(aggregate), data_(std::move(data)) {}
 
   std::optional<dynamic_value> try_call_in(std::string_view uri, const dynamic_value& fn, const dynamic_value* arg,
                                            std::size_t n, run_context& c) override {
-    if (ships_per_client(intrinsic_facts_of(uri))) return ship(uri, fn, arg, n, &c);
+    if (std::optional<dynamic_value> r = data_on_controller(uri, fn, arg, c, data_.get())) return r;
+    if (ships_per_client(intrinsic_facts_of(uri))) {
+      if (std::optional<dynamic_value> r = ship(uri, fn, arg, n, &c)) return r;
+      return data_on_controller(uri, fn, arg, c, data_.get(), true);  // (not shipped: read here)
+    }
     if (!aggregate_ || !arg || !*arg || !holds_elsewhere(*arg)) return std::nullopt;
     return aggregate_held(uri, fn, *arg, n, c);
   }
@@ -147,7 +156,8 @@ class remote_backend final : public client_backend {
                    (v->federated().column ? column_rows(*v->federated().column) : v->federated().members.size()) != n)
       return std::nullopt;
     // A function that only moves values about is cheaper here, unless the values are there.
-    if (!f.is(value_kind::function) || (!held && only_moves_values(f))) return std::nullopt;
+    if (!f.is(value_kind::function) || (!held && !(v && holds_data_reference(*v)) && only_moves_values(f)))
+      return std::nullopt;
     const std::optional<std::string> intrinsic = function_computation(fn);
     const std::optional<function_writer::written> written = written_function(f);
     if (!intrinsic || !written) return std::nullopt;  // not shippable: runs here
@@ -256,6 +266,7 @@ class remote_backend final : public client_backend {
 
   std::shared_ptr<worker_pool> pool_;
   bool aggregate_;
+  std::shared_ptr<const data_dir> data_;
 };
 
 }  // namespace detail
@@ -313,7 +324,7 @@ class remote_executor : public executor {
     auto pool = std::make_shared<detail::worker_pool>(
         std::move(links), std::move(spares),
         detail::failover_policy{remote.retries, remote.slice_deadline, remote.probe_every, remote.connect});
-    backend_ = std::make_shared<detail::remote_backend>(std::move(pool), remote.aggregate_on_workers);
+    backend_ = std::make_shared<detail::remote_backend>(std::move(pool), remote.aggregate_on_workers, remote.data);
     set_client_backend(backend_);
   }
 

@@ -1,7 +1,8 @@
 // Values on TFF's remote-execution wire (tensorflow_federated.v0.Value) and back: tensors as
 // federated_language.Array (typed lists, as Python writes them, or raw row-major `content`, as
 // TFF's C++ writes them; ctff writes as TFF's C++ does), structs with names, federated values (member
-// type optional), sequences. A computation is the caller's to evaluate (it needs an executor).
+// type optional), sequences. A computation is the caller's to evaluate (it needs an executor); a
+// data reference (run/data_reference.hpp) goes as its Data computation, of its Data's type.
 // Untrusted input: every count is checked against the shape and the bytes before anything is
 // allocated, a sequence makes at most one value per byte it takes on the wire, and anything
 // malformed is a remote_error naming where in the value it is (that name built only then).
@@ -26,6 +27,7 @@
 #include "ctff/remote/array_message.hpp"
 #include "ctff/remote/remote_error.hpp"
 #include "ctff/run/client_column.hpp"
+#include "ctff/run/data_reference.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/dtype.hpp"
 
@@ -183,6 +185,13 @@ inline bool type_of_value(const dynamic_value& v, federated_language::Type& t) {
       return !s.elements.empty() && type_of_value(s.elements.front(), *sq->mutable_element());
     }
     case value_kind::function:
+      if (const data_reference* d = data_reference::of(v)) {
+        federated_language::Computation c;
+        if (!c.ParseFromString(d->computation())) return false;
+        t = c.type();
+        return true;
+      }
+      break;
     case value_kind::placement: break;
   }
   return false;
@@ -232,6 +241,11 @@ inline void to_message(const dynamic_value& v, tensorflow_federated::v0::Value& 
       return;
     }
     case value_kind::function:
+      if (const data_reference* d = data_reference::of(v)) {
+        if (!m.mutable_computation()->ParseFromString(d->computation()))
+          remote_fail(where, "the Data computation of `" + d->uri() + "` does not parse");
+        return;
+      }
       remote_fail(where, "a function value cannot be sent back (compute its result instead)");
     case value_kind::placement: remote_fail(where, "a placement value cannot be sent back");
   }

@@ -29,6 +29,7 @@
 #include "ctff/read/error.hpp"
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/worker_executor.hpp"
+#include "ctff/run/data_uri.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/executor.hpp"
 
@@ -44,6 +45,11 @@ struct worker_options {
   // Makes each executor (unset: a ctff::executor; ctff-worker --workers: a remote_executor, so
   // that this worker drives others).
   std::function<std::unique_ptr<executor>(const run_options&)> make{};
+  // Data computations sent as values (docs/distributed.md, "Data on the workers"): read from this
+  // directory (ctff-worker --data); or, with keep_data (a worker driving others), kept as
+  // references shipped on to them; neither: left to the bindings.
+  std::shared_ptr<const data_dir> data{};
+  bool keep_data = false;
 };
 
 // The ExecutorGroup service: register it with a grpc::ServerBuilder (ctff::serve does).
@@ -172,7 +178,8 @@ class worker_service final : public tensorflow_federated::v0::ExecutorGroup::Ser
       ro.clients = card.clients;
       auto e = std::make_shared<detail::worker_executor>(
           card.key + "/" + std::to_string(service_id_) + "/" + std::to_string(next_executor_++),
-          options_.make ? options_.make(ro) : std::make_unique<executor>(ro), options_.limits);
+          options_.make ? options_.make(ro) : std::make_unique<executor>(ro), options_.limits, options_.data,
+          options_.keep_data);
       if (options_.setup) options_.setup(e->runner());
       it = by_key_.emplace(card.key, entry{std::move(e), 0}).first;
       by_id_[it->second.e->id()] = card.key;

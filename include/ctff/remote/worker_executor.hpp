@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -26,6 +27,7 @@
 #include "ctff/remote/shipped_taps.hpp"
 #include "ctff/remote/value_message.hpp"
 #include "ctff/remote/wire_columns.hpp"
+#include "ctff/remote/worker_data.hpp"
 #include "ctff/run/executor.hpp"
 #include "ctff/run/tap.hpp"
 #include "ctff/run/value.hpp"
@@ -171,8 +173,11 @@ inline executor_cardinalities cardinalities_of(const tensorflow_federated::v0::G
 // One executor of a worker and the values it holds.
 class worker_executor {
  public:
-  worker_executor(std::string id, std::unique_ptr<executor> ex, const worker_limits& limits)
-      : id_(std::move(id)), ex_(std::move(ex)), limits_(limits) {}
+  // data: where Data computations sent as values are read (null: not here); keep_data: else kept
+  // as references for the workers this one drives (remote/worker_data.hpp).
+  worker_executor(std::string id, std::unique_ptr<executor> ex, const worker_limits& limits,
+                  std::shared_ptr<const data_dir> data = {}, bool keep_data = false)
+      : id_(std::move(id)), ex_(std::move(ex)), limits_(limits), data_(std::move(data)), keep_data_(keep_data) {}
 
   const std::string& id() const { return id_; }
   executor& runner() { return *ex_; }
@@ -185,6 +190,11 @@ class worker_executor {
       refuse(grpc::StatusCode::INVALID_ARGUMENT, "CreateValue: taps (ctff-tap) on a value that is not a Computation");
     std::shared_ptr<const computation_tree> tree;
     dynamic_value v = ctff::from_message(value, [&](const federated_language::Computation& c) {
+      try {
+        if (std::optional<dynamic_value> d = data_value(c, data_.get(), keep_data_, ex_->options().limits)) return *d;
+      } catch (const data_error& e) {
+        refuse(grpc::StatusCode::INVALID_ARGUMENT, std::string("CreateValue: ") + e.what());
+      }
       std::string bytes;
       if (!c.SerializeToString(&bytes)) remote_fail("value", "a Computation that does not serialize");
       auto t = std::make_shared<const computation_tree>(read_computation(bytes));
@@ -345,6 +355,8 @@ class worker_executor {
   std::string id_;
   std::unique_ptr<executor> ex_;
   worker_limits limits_;
+  std::shared_ptr<const data_dir> data_;
+  bool keep_data_;
   mutable std::mutex m_;
   std::map<std::uint64_t, held> values_;
   std::map<std::uint64_t, tapped> taps_;

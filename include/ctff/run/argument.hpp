@@ -11,6 +11,7 @@
 
 #include "ctff/run/arith.hpp"
 #include "ctff/run/client_column.hpp"
+#include "ctff/run/data_reference.hpp"
 #include "ctff/run/error.hpp"
 #include "ctff/run/typed.hpp"
 #include "ctff/run/value.hpp"
@@ -56,6 +57,8 @@ inline bool column_fits(const tensor_data& c, typed t) {
 // struct of another length. What v holds (names, members, placements) is each walk's to check.
 inline std::string kind_misfit(const dynamic_value& v, typed t) {
   if (!v) return "no value";
+  // (Data read elsewhere, by its own type: run/data_reference.hpp.)
+  if (t.node().kind != type_kind::function && data_reference::of(v)) return {};
   switch (t.node().kind) {
     case type_kind::tensor:
       return v.is(value_kind::tensor) ? tensor_misfit(v.tensor(), t) : "expected a tensor";
@@ -105,6 +108,7 @@ inline std::optional<misfit> find_misfit(const dynamic_value& v, typed t) {
     return m;
   };
   if (std::string p = kind_misfit(v, t); !p.empty()) return fail(std::move(p));
+  if (data_reference::of(v)) return std::nullopt;
   switch (tn.kind) {
     case type_kind::struct_: {
       const struct_data& s = v.structure();
@@ -174,6 +178,7 @@ inline dynamic_value check_argument(const dynamic_value& v, typed t, const argum
   const type_node& tn = t.node();
   auto fail = [&](const std::string& problem) -> dynamic_value { throw argument_error(path.text(), problem); };
   if (std::string p = kind_misfit(v, t); !p.empty()) return fail(p);
+  if (data_reference::of(v)) return v;
   switch (tn.kind) {
     case type_kind::tensor:
       return v;
