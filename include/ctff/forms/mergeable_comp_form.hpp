@@ -50,7 +50,7 @@ struct mergeable_rule_entry {
   std::string_view what;  // what it asks (TFF's exception, when TFF checks it)
 };
 
-// The rules, in the order they are checked (docs/forms.md lists the same names).
+// The rules, in the order they are checked (docs/distributed.md, "Subrounds", lists them).
 inline constexpr mergeable_rule_entry mergeable_form_rules[] = {
     {"part_check", "every part passes ctff's checker (read/checker.hpp) and is a function"},
     {"up_to_merge_result", "up_to_merge returns one value placed at SERVER, M@SERVER (UpToMergeTypeError)"},
