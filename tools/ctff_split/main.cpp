@@ -88,6 +88,26 @@ void write_form(const Form& form, const std::filesystem::path& outdir) {
   std::cout << summary;
 }
 
+// The round split by `split` (a refusal thrown as refused() says), renamed if asked, written. The
+// splitter checked the parts against the round; renamed, `errors` checks them again before
+// anything is written (a failure would be a bug).
+template <class Split, class Errors>
+void split_and_write(const std::string& file, const std::filesystem::path& outdir, bool rename, Split split,
+                     Errors errors) {
+  decltype(split()) form;
+  try {
+    form = split();
+  } catch (const ctff::form_error& e) {
+    refused(file, e);
+  }
+  if (rename) {
+    for (const auto& [name, tree] : form.parts()) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
+    if (const auto e = errors(form); !e.empty())
+      throw cannot_split{"internal: the renamed parts fail the form's rules: " + std::string(e.front().what())};
+  }
+  write_form(form, outdir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,37 +139,12 @@ int main(int argc, char** argv) {
 
   try {
     const ctff::computation_tree round = ctff::read_computation(binary_of(file, slurp(file)));
-    if (mergeable) {
-      ctff::mergeable_comp_form form;
-      try {
-        form = ctff::to_mergeable_comp_form(round);
-      } catch (const ctff::form_error& e) {
-        refused(file, e);
-      }
-      if (rename) {
-        for (const auto& [name, tree] : form.parts()) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
-        if (const auto errors = ctff::mergeable_form_errors(form, round, 1); !errors.empty())
-          throw cannot_split{"internal: the renamed parts fail the form's rules: " + std::string(errors.front().what())};
-      }
-      write_form(form, outdir);
-      return 0;
-    }
-    ctff::distribute_aggregate_form form;
-    try {
-      form = ctff::to_distribute_aggregate_form(round);
-    } catch (const ctff::form_error& e) {
-      refused(file, e);
-    }
-
-    // The splitter validated the parts as a form of the round (ctff::form_errors); renamed, they
-    // are validated again before anything is written (a failure would be a bug).
-    if (rename) {
-      for (const auto& [name, tree] : form.parts()) *tree = ctff::rename_variables_in_preorder(std::move(*tree));
-      if (const auto errors = ctff::form_errors(form, round.type_of(round.root), 1); !errors.empty())
-        throw cannot_split{"internal: the renamed parts fail the form validator: " +
-                           std::string(errors.front().what())};
-    }
-    write_form(form, outdir);
+    if (mergeable)
+      split_and_write(file, outdir, rename, [&] { return ctff::to_mergeable_comp_form(round); },
+                      [&](const auto& f) { return ctff::mergeable_form_errors(f, round, 1); });
+    else
+      split_and_write(file, outdir, rename, [&] { return ctff::to_distribute_aggregate_form(round); },
+                      [&](const auto& f) { return ctff::form_errors(f, round.type_of(round.root), 1); });
     return 0;
   } catch (const cannot_split& e) {
     std::cerr << "ctff-split: cannot split: " << e.message << "\n";

@@ -34,15 +34,10 @@ struct mergeable_comp_form {
   computation_tree after_merge;
 
   // The three parts in the order a round runs them (form_part: forms/distribute_aggregate_form.hpp).
-  std::array<form_part<const computation_tree>, 3> parts() const { return parts_of<const computation_tree>(*this); }
-  std::array<form_part<computation_tree>, 3> parts() { return parts_of<computation_tree>(*this); }
-
- private:
-  template <class Tree, class Form>
-  static std::array<form_part<Tree>, 3> parts_of(Form& f) {
-    const auto& n = detail::mergeable_part_names;
-    return {{{n[0], &f.up_to_merge}, {n[1], &f.merge}, {n[2], &f.after_merge}}};
+  auto parts() const {
+    return detail::named_parts<const computation_tree>(detail::mergeable_part_names, up_to_merge, merge, after_merge);
   }
+  auto parts() { return detail::named_parts<computation_tree>(detail::mergeable_part_names, up_to_merge, merge, after_merge); }
 };
 
 struct mergeable_rule_entry {

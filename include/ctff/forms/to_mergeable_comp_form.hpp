@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -61,9 +62,9 @@ class mergeable_builder {
     return {};
   }
 
-  bb generic(const char* uri, const bb& x, const bb& y) {
+  bb generic(std::string_view uri, const bb& x, const bb& y) {
     const std::uint32_t t = x->type;
-    return c_.call(c_.intrinsic(uri, c_.function_type(c_.unnamed_struct_type({t, t}), t)), c_.unnamed_struct({x, y}));
+    return c_.call(c_.intrinsic(std::string(uri), c_.function_type(c_.unnamed_struct_type({t, t}), t)), c_.unnamed_struct({x, y}));
   }
 
  private:
@@ -132,7 +133,7 @@ class mergeable_builder {
     });
     return {{sum(v), sum(map(c_.lambda(x, t, count), v))},
             {nullptr, nullptr},
-            [this](const std::vector<bb>& e) { return generic("generic_divide", e[0], e[1]); }};
+            [this](const std::vector<bb>& e) { return generic(row::generic_divide::uri, e[0], e[1]); }};
   }
 
   // <sum(v * w), sum(w)>, reported as their quotient: only when every tensor of v has w's type
@@ -150,13 +151,13 @@ class mergeable_builder {
                                   ", not the weight's " + c_.type_string(wt) +
                                   " (generic_multiply takes two values of one type; a weighted mean of "
                                   "tensors needs a TensorFlow computation to scale them)");
-      return generic("generic_multiply", select(c_.selection(pr, 0), path), c_.selection(pr, 1));
+      return generic(row::generic_multiply::uri, select(c_.selection(pr, 0), path), c_.selection(pr, 1));
     });
     return {{sum(map(c_.lambda(p, pr->type, product), zipped)), sum(w)},
             {nullptr, nullptr},
             [this, t](const std::vector<bb>& e) {
               const bb total = e[1];
-              return generic("generic_divide", e[0],
+              return generic(row::generic_divide::uri, e[0],
                              build_like(t, [&](const std::vector<std::int64_t>&, std::uint32_t) { return total; }));
             }};
   }
@@ -234,7 +235,7 @@ inline mergeable_blocks split_mergeable(form_context& c, const bb& round) {
   for (std::size_t j = 0; j != merges.size(); ++j) {
     const bb x = c.selection(c.selection(qr, 0), static_cast<std::int64_t>(j));
     const bb y = c.selection(c.selection(qr, 1), static_cast<std::int64_t>(j));
-    merged.push_back(merges[j] ? c.call(merges[j], c.unnamed_struct({x, y})) : build.generic("generic_plus", x, y));
+    merged.push_back(merges[j] ? c.call(merges[j], c.unnamed_struct({x, y})) : build.generic(row::generic_plus::uri, x, y));
   }
   const bb merge = normalized_call_dominant_lambda(c, c.lambda(q, qr->type, c.unnamed_struct(merged)));
 
