@@ -41,10 +41,10 @@ inline std::vector<subround> subrounds_of(std::size_t n, std::size_t k) {
 
 namespace detail {
 
-inline bool per_client(const dynamic_value& v) {
+inline bool is_per_client(const dynamic_value& v) {
   return v.is(value_kind::federated) && v.federated().where == placement_kind::clients && !v.federated().all_equal;
 }
-inline std::size_t member_count(const federated_data& f) {
+inline std::size_t clients_held(const federated_data& f) {
   if (f.column) return column_rows(*f.column);
   if (f.elsewhere) return listed_members(f).size();
   return f.members.size();
@@ -52,8 +52,8 @@ inline std::size_t member_count(const federated_data& f) {
 
 // How many clients the per-client values of v hold (all must agree); nullopt: v holds none.
 inline void count_clients(const dynamic_value& v, std::optional<std::size_t>& n, const std::string& path) {
-  if (per_client(v)) {
-    const std::size_t m = member_count(v.federated());
+  if (is_per_client(v)) {
+    const std::size_t m = clients_held(v.federated());
     if (n && *n != m)
       throw argument_error(path, "holds " + std::to_string(m) + " clients where another CLIENTS value holds " +
                                      std::to_string(*n));
@@ -66,7 +66,7 @@ inline void count_clients(const dynamic_value& v, std::optional<std::size_t>& n,
 
 // v with each per-client value cut to the clients of s.
 inline dynamic_value subround_slice(const dynamic_value& v, const subround& s) {
-  if (per_client(v)) {
+  if (is_per_client(v)) {
     const federated_data& f = v.federated();
     std::vector<dynamic_value> m;
     m.reserve(s.count);
@@ -89,10 +89,10 @@ inline dynamic_value subround_slice(const dynamic_value& v, const subround& s) {
 // in subround order, any other value as the first subround has it.
 inline dynamic_value joined_subrounds(const std::vector<dynamic_value>& parts, const std::string& path) {
   const dynamic_value& first = parts.front();
-  if (per_client(first)) {
+  if (is_per_client(first)) {
     std::vector<dynamic_value> m;
     for (const dynamic_value& p : parts) {
-      if (!per_client(p)) throw execution_error(path, "a subround's after_merge gave a value of another shape");
+      if (!is_per_client(p)) throw execution_error(path, "a subround's after_merge gave a value of another shape");
       for (dynamic_value& x : listed_members(p.federated())) m.push_back(std::move(x));
     }
     return make_federated(placement_kind::clients, false, std::move(m));
