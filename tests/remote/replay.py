@@ -21,6 +21,13 @@ import signal
 import subprocess
 import sys
 
+def _server_struct(v):
+    """<v>@SERVER, v an int32: a struct of one element placed at SERVER."""
+    return ('federated { type { placement { value { uri: "server" } } all_equal: true '
+            'member { struct { element { value { tensor { dtype: DT_INT32 } } } } } } '
+            f'value {{ struct {{ element {{ value {{ array {{ dtype: DT_INT32 shape {{ }} int32_list {{ value: {v} }} }} }} }} }} }} }}')
+
+
 # What each recording's Compute requests must answer, in order (protobuf text format of a Value).
 EXPECTED = {
     # federated_sum of [1, 2, 4] at CLIENTS: 7 at SERVER.
@@ -44,6 +51,17 @@ EXPECTED = {
         'federated { type { placement { value { uri: "server" } } all_equal: true '
         'member { tensor { dtype: DT_INT32 } } } '
         'value { array { dtype: DT_INT32 shape { } int32_list { value: 0 } } } }',
+    ],
+    # TFF's MergeableCompExecutionContext on a ctff-made form of sum_clients (make_mergeable_recording.py):
+    # up_to_merge of [1, 2, 3] is <6>@SERVER; of [4, 5] <9>@SERVER, merge(<<6>, <9>>) is <15>,
+    # after_merge(<[1, 2, 3], <15>@SERVER>) is 15@SERVER: the round's sum of [1, 2, 3, 4, 5].
+    "mergeable-context-worker-1.txt": [_server_struct(6)],
+    "mergeable-context-worker-2.txt": [
+        _server_struct(9),
+        'struct { element { value { array { dtype: DT_INT32 shape { } int32_list { value: 15 } } } } }',
+        'federated { type { placement { value { uri: "server" } } all_equal: true '
+        'member { tensor { dtype: DT_INT32 } } } '
+        'value { array { dtype: DT_INT32 shape { } int32_list { value: 15 } } } }',
     ],
 }
 

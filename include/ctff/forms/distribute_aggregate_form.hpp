@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -35,6 +36,16 @@ struct form_part {
   Tree* tree;
 };
 
+namespace detail {
+// A form's parts, each named by `names` in order (a form's parts() lists them so).
+template <class Tree, std::size_t N, class... Parts>
+std::array<form_part<Tree>, N> named_parts(const std::array<std::string_view, N>& names, Parts&... parts) {
+  static_assert(sizeof...(Parts) == N);
+  std::size_t k = 0;
+  return {{form_part<Tree>{names[k++], &parts}...}};
+}
+}  // namespace detail
+
 struct distribute_aggregate_form {
   computation_tree server_prepare;
   computation_tree server_to_client_broadcast;
@@ -49,12 +60,8 @@ struct distribute_aggregate_form {
  private:
   template <class Tree, class Form>
   static std::array<form_part<Tree>, 5> parts_of(Form& f) {
-    const auto& n = detail::form_part_names;
-    return {{{n[0], &f.server_prepare},
-             {n[1], &f.server_to_client_broadcast},
-             {n[2], &f.client_work},
-             {n[3], &f.client_to_server_aggregation},
-             {n[4], &f.server_result}}};
+    return detail::named_parts<Tree>(detail::form_part_names, f.server_prepare, f.server_to_client_broadcast,
+                                     f.client_work, f.client_to_server_aggregation, f.server_result);
   }
 };
 

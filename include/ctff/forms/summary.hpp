@@ -1,6 +1,6 @@
 // A DistributeAggregateForm's summary as TFF's DistributeAggregateForm.summary() prints it: one
 // line per part, its name padded to 28 columns (the longest, client_to_server_aggregation), a
-// colon, a space and the part's compact type.
+// colon, a space and the part's compact type; a MergeableCompForm's in the same layout.
 #pragma once
 
 #include <string>
@@ -11,8 +11,10 @@
 
 namespace ctff {
 
-// Five lines, each ending in '\n'; a part without a root prints an empty type.
-inline std::string form_summary(const distribute_aggregate_form& f) {
+// A line per part, each ending in '\n'; a part without a root prints an empty type.
+template <class Form>
+  requires requires(const Form& f) { f.parts(); }
+std::string form_summary(const Form& f) {
   std::string out;
   for (const auto& [name, t] : f.parts()) {
     out.append(name);

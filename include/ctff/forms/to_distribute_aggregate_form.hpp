@@ -367,11 +367,16 @@ namespace detail {
 // The tree checked and split, in a context made from its types (form_context c(round.types)); the
 // parts must then be a form of the round, as TFF's DistributeAggregateForm constructor checks
 // what its conversion made (forms.py): the form validator's first error is thrown.
-inline distribute_aggregate_form split_tree(form_context& c, const computation_tree& round) {
+// The round as building blocks, once ctff's checker passes it (else `valid_computation`).
+inline bb checked_round(form_context& c, const computation_tree& round) {
   if (round.root == no_index || round.root >= round.nodes.size())
     throw form_error("valid_computation", "", "an empty computation");
   if (const auto e = check(round, 1); !e.empty()) throw form_error("valid_computation", e.front().path, e.front().problem);
-  const daf_blocks parts = split_round(c, from_tree(c, round));
+  return from_tree(c, round);
+}
+
+inline distribute_aggregate_form split_tree(form_context& c, const computation_tree& round) {
+  const daf_blocks parts = split_round(c, checked_round(c, round));
   distribute_aggregate_form f;
   f.server_prepare = to_tree(c, parts.server_prepare);
   f.server_to_client_broadcast = to_tree(c, parts.server_to_client_broadcast);
