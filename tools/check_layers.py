@@ -53,7 +53,8 @@ LAYERS = {
     "import":      (("core", "types", "trace", "read"),          ()),
     "run":         (("core", "types", "reflect", "numpy", "read"), ("boost/pfr/", "nlohmann/")),
     "proto":       (("core", "types", "read", "import"),         ("google/protobuf/", "federated_language/")),
-    "remote":      (("core", "types", "read", "run"),            ("grpcpp/", "federated_language/", "tensorflow_federated/")),
+    "remote":      (("core", "types", "read", "run"),            ("grpcpp/", "federated_language/", "tensorflow_federated/",
+                                                                  "google/protobuf/")),  # (Data's Any: StringValue)
     "forms":       (("core", "types", "read", "run"),            ()),
     # umbrella headers
     "ctff.hpp":    (("types", "reflect", "trace", "intrinsics"), ()),

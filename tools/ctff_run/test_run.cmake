@@ -300,8 +300,14 @@ check(2 [=[ctff-run: --deadline takes a number of seconds from 0.001 to 604800, 
   ARGS ${G}/sum_clients.binpb --workers 127.0.0.1:1 --deadline soon ${WORK}/three.json)
 check(2 [=[ctff-run: --deadline takes a number of seconds from 0.001 to 604800, not `0`]=]
   ARGS ${G}/sum_clients.binpb --workers 127.0.0.1:1 --deadline=0 ${WORK}/three.json)
-check(2 [=[ctff-run: --deadline is the deadline of requests to workers: it needs --workers]=]
+check(2 [=[ctff-run: --deadline, --slice-deadline and --retries are about workers: they need --workers]=]
   ARGS ${G}/sum_clients.binpb --deadline 5 ${WORK}/three.json)
+check(2 [=[ctff-run: --deadline, --slice-deadline and --retries are about workers: they need --workers]=]
+  ARGS ${G}/sum_clients.binpb --retries 2 ${WORK}/three.json)
+check(2 [=[ctff-run: --retries takes a number from 0 to 1000, not `many`]=]
+  ARGS ${G}/sum_clients.binpb --workers 127.0.0.1:1 --retries many ${WORK}/three.json)
+check(2 [=[ctff-run: --slice-deadline takes a number of seconds from 0.001 to 604800, not `-1`]=]
+  ARGS ${G}/sum_clients.binpb --workers 127.0.0.1:1 --slice-deadline=-1 ${WORK}/three.json)
 check(2 [=[ctff-run: --aggregate-on-workers aggregates on the workers: it needs --workers]=]
   ARGS ${G}/sum_clients.binpb --aggregate-on-workers ${WORK}/three.json)
 # ctff-worker's (TFF's) spelling is the same flag.

@@ -16,7 +16,7 @@
 
 #include "ctff/core/front_wire.hpp"
 #include "ctff/core/sink.hpp"
-#include "ctff/ast/wire_form.hpp"
+#include "ctff/read/writer.hpp"
 #include "ctff/run/fault.hpp"
 #include "ctff/run/value.hpp"
 #include "ctff/types/desc.hpp"
