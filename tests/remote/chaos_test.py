@@ -90,13 +90,11 @@ def chaos(rng, worker, kind, log):
 
 
 def main():
-  ap = argparse.ArgumentParser()
-  ap.add_argument("--worker", required=True)
-  ap.add_argument("--plugin", required=True)
-  ap.add_argument("--messages", required=True)
-  ap.add_argument("--seed", type=int, default=52)
-  ap.add_argument("--rounds", type=int, default=50)
-  ap.add_argument("--clients", type=int, default=60)
+  ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+  for flag in ("--worker", "--plugin", "--messages"):  # ctff-worker, fedavg_plugin.so, the messages' directory
+    ap.add_argument(flag, required=True)
+  for flag, default in (("--seed", 52), ("--rounds", 50), ("--clients", 60)):
+    ap.add_argument(flag, type=int, default=default)
   args = ap.parse_args()
 
   import ctff_remote  # pylint: disable=import-outside-toplevel
