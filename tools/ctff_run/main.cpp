@@ -4,7 +4,7 @@
 //
 //   ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]
 //            [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]
-//            [--data DIR] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
+//            [--data DIR] [--subrounds K] [--output FILE] [ARG.json | ARG.npz | ARG.npy | -]
 //   ctff-run COMP --list-bindings [--bind PLUGIN.so]...
 //
 // --bind loads a plugin (ctff/run/plugin.hpp, plugins.hpp) that binds opaque computations (a
@@ -55,6 +55,8 @@
 #include <ctff/run/data_uri.hpp>
 #include <ctff/run/json.hpp>
 #include <ctff/run/signature.hpp>
+#include <ctff/forms/subrounds.hpp>
+#include <ctff/forms/to_mergeable_comp_form.hpp>
 #if CTFF_RUN_REMOTE
 #include <ctff/remote/remote_executor.hpp>
 #endif
@@ -68,7 +70,7 @@ namespace {
 constexpr const char* usage =
     "usage: ctff-run COMP [--clients N] [--threads T] [--progress] [--bind PLUGIN.so]... [--workers HOST:PORT,...]\n"
     "                [--deadline SECONDS] [--slice-deadline SECONDS] [--retries N] [--aggregate-on-workers]\n"
-    "                [--data DIR] [--output FILE]\n"
+    "                [--data DIR] [--subrounds K] [--output FILE]\n"
     "                [--tap PATH]... [--taps FILE] [--tap-first K] [--tap-all] [ARG.json | ARG.npz | ARG.npy | -]\n"
     "       ctff-run COMP --list-bindings [--bind PLUGIN.so]...\n"
     "  COMP is a federated_language.Computation, binary (.binpb) or protobuf text format; ARG\n"
@@ -109,6 +111,11 @@ constexpr const char* usage =
     "                   file; docs/running.md) from DIR. With --workers, URIs go to the workers,\n"
     "                   which read them (ctff-worker --data), and DIR serves only what runs here;\n"
     "                   without --data, what runs here cannot read them\n"
+    "  --subrounds K    runs the computation as its MergeableCompForm (ctff-split --mergeable) in\n"
+    "                   subrounds of at most K clients, merged in order (sums exact; float sums\n"
+    "                   regrouped per subround); with --clients N and clients' data given by a\n"
+    "                   pattern ({\"data\": \"...{i}...\"}), each subround's references are made\n"
+    "                   only when it runs: the controller's memory then follows K, not N\n"
     "  --tap PATH       prints on stderr what the building block at PATH (as ctff-inspect --paths\n"
     "                   lists them, or a Block local's name alone) computes while the computation\n"
     "                   runs: per client, at the server, on which worker; may be repeated. After\n"
@@ -280,6 +287,7 @@ int run(int argc, char** argv) {
   std::optional<double> deadline, slice_deadline;  // seconds
   std::optional<std::size_t> retries;
   std::shared_ptr<const ctff::data_dir> data;  // --data
+  std::optional<std::size_t> subrounds;        // --subrounds K
   std::string output;
   bool progress = false, tap_all = false;
   std::size_t tap_first = 3;
@@ -339,7 +347,7 @@ int run(int argc, char** argv) {
     std::string opt, val;
     std::size_t len = 0;  // the flag's, when a takes a value
     for (std::string_view f : {"--clients", "--threads", "--bind", "--workers", "--deadline", "--output", "--retries",
-                               "--slice-deadline", "--data"})
+                               "--slice-deadline", "--data", "--subrounds"})
       if (a.rfind(f, 0) == 0) len = f.size();
     if (len) {
       opt = a.substr(0, len);
@@ -378,6 +386,13 @@ int run(int argc, char** argv) {
         return 2;
       }
       (opt == "--deadline" ? deadline : slice_deadline) = d;
+    } else if (opt == "--subrounds") {
+      const auto n = number(val, std::uint64_t{1} << 40);
+      if (!n || *n == 0) {
+        std::cerr << "ctff-run: --subrounds takes a number of clients of at least 1, not `" << val << "`\n";
+        return 2;
+      }
+      subrounds = static_cast<std::size_t>(*n);
     } else if (opt == "--retries") {
       const auto n = number(val, 1000);
       if (!n) {
@@ -460,7 +475,20 @@ int run(int argc, char** argv) {
   }
   const bool has_param = sig.parameter != ctff::no_index;
 
-  // The argument, read against the parameter type.
+  // --subrounds K: the round as a MergeableCompForm (forms/to_mergeable_comp_form.hpp) run K
+  // clients at a time (forms/subrounds.hpp).
+  std::optional<ctff::mergeable_comp_form> mergeable;
+  if (subrounds) {
+    try {
+      mergeable = ctff::to_mergeable_comp_form(t);
+    } catch (const ctff::form_error& e) {
+      throw input_error{"--subrounds: " + comp + " has no MergeableCompForm: " + e.what()};
+    }
+  }
+
+  // The argument, read against the parameter type. With --subrounds and --clients N, one whose
+  // clients' data is a URI pattern ({"data": "...{i}..."}) is made subround by subround: the
+  // controller then holds K clients' references at a time, not N.
   std::optional<std::size_t> clients = options.clients;
   ctff::dynamic_value argument;
   if (has_param && !have_arg)
@@ -468,20 +496,36 @@ int run(int argc, char** argv) {
                                           ctff::type_string(t.types, sig.parameter, 120) +
                                           "; give it as ARG.json (or - for standard input)");
   if (!has_param && have_arg) throw ctff::argument_error("arg", "the computation takes no argument");
-  if (has_param)
-    argument = read_argument(arg, argument_bytes(arg).view(), t.types, sig.parameter, clients, options.limits);
+  std::optional<nlohmann::json> per_subround;
+  if (has_param) {
+    const argument_bytes bytes(arg);
+    if (subrounds && clients && bytes.view().find("{i}") != std::string_view::npos &&
+        bytes.view().substr(0, 1) != "\x93" && bytes.view().substr(0, 2) != "PK") {
+      try {
+        per_subround = nlohmann::json::parse(bytes.view());
+      } catch (const nlohmann::json::exception& e) {
+        throw ctff::argument_error("arg", arg + ": not JSON: " + e.what());
+      }
+      std::optional<std::size_t> one = 1;  // (checked once, as the first client's)
+      (void)ctff::value_from_json_with_data(*per_subround, t.types, sig.parameter, one);
+    } else {
+      argument = read_argument(arg, bytes.view(), t.types, sig.parameter, clients, options.limits);
+    }
+  }
   options.clients = clients;
   // Clients' data by URI: read here when nothing else will (no --workers), else by the workers.
-  if (workers.empty() && ctff::detail::holds_data_reference(argument)) {
+  auto here = [&](ctff::dynamic_value v) {
+    if (!workers.empty() || !ctff::detail::holds_data_reference(v)) return v;
     if (!data)
       throw ctff::argument_error("arg", "the argument names clients' data by URI ({\"data\": ...}): give --data DIR "
                                         "to read it here, or --workers whose ctff-worker --data has it");
     try {
-      argument = ctff::resolved(argument, *data, options.limits);
+      return ctff::resolved(v, *data, options.limits);
     } catch (const ctff::data_error& e) {
       throw ctff::argument_error("arg", e.what());
     }
-  }
+  };
+  if (!per_subround) argument = here(argument);
   // --progress: per-client work on stderr, once the run has taken a second.
   const auto started = std::chrono::steady_clock::now();
   if (progress)
@@ -532,7 +576,17 @@ int run(int argc, char** argv) {
 #endif
   }
   for (const auto& [key, bound] : bindings.by_key) ex->bind(key, bound.first);
-  const ctff::dynamic_value result = ex->run(t, argument);
+  ctff::dynamic_value result;
+  if (!mergeable) {
+    result = ex->run(t, argument);
+  } else if (per_subround) {
+    result = ctff::run_in_subrounds(*ex, *mergeable, clients, [&](const ctff::subround& s) {
+      std::optional<std::size_t> count = s.count;
+      return here(ctff::value_from_json_with_data(*per_subround, t.types, sig.parameter, count, "arg", s.first));
+    }, *subrounds);
+  } else {
+    result = ctff::run_in_subrounds(*ex, *mergeable, argument, *subrounds);
+  }
   if (!output.empty()) write_result(output, result, t.types, sig.result, clients.value_or(0));
   else std::cout << ctff::value_to_json(result, t.types, sig.result, clients.value_or(0)) << "\n";
   return 0;

@@ -115,6 +115,11 @@ foreach(comp ${G}/sum_clients.binpb ${G}/sum_clients.textproto)
 endforeach()
 check(0 [=[6]=] ARGS ${G}/sum_clients.binpb --clients 3 ${WORK}/three.json)
 check(0 [=[6]=] INPUT ${WORK}/three.json ARGS ${G}/sum_clients.binpb -)
+# --subrounds K: the MergeableCompForm in subrounds of K clients (1 + 2 + 3, however cut).
+check(0 [=[6]=] ARGS ${G}/sum_clients.binpb --subrounds 2 ${WORK}/three.json)
+check(0 [=[6]=] ARGS ${G}/sum_clients.binpb --subrounds=1 ${WORK}/three.json)
+check(2 [=[ctff-run: --subrounds takes a number of clients of at least 1, not `0`]=]
+  ARGS ${G}/sum_clients.binpb --subrounds 0 ${WORK}/three.json)
 
 # zip_unnamed: <a={int32}@CLIENTS,b={float32}@CLIENTS> -> {<int32,float32>}@CLIENTS.
 arg(zip [=[{"a":[1,2],"b":[0.5,1.5]}]=])
@@ -130,6 +135,8 @@ arg(identity [=[{"i8":-128,"u64":18446744073709551615,"i64":[[9007199254740993,-
 set(identity_out [=[{"i8":-128,"u64":18446744073709551615,"i64":[[9007199254740993,-1],[0,2]],"f16":[0.0999755859375,65504.0,"-inf"],"bf":1.5,"f32":[0.10000000149011612,-0.0,1.0000000200408773e+20,"nan"],"f64":1e-07,"c64":[[1.0,2.0],[0.5,"inf"]],"s":"hé\"llo","b":[true,false],"u":[7,[]],"seq":[1,2,3],"r":[[1.0,2.0]],"srv":5,"cl":[1.5,2.0],"ae":9}]=])
 check(0 "${identity_out}" ARGS ${D}/identity.textproto ${WORK}/identity.json)
 check(0 "${identity_out}" ARGS ${D}/identity.textproto --clients 2 ${WORK}/identity.json)
+check(2 "ctff-run: --subrounds: ${D}/identity.textproto has no MergeableCompForm: ctff: no_aggregation: the computation aggregates nothing, so there is nothing to merge"
+  ARGS ${D}/identity.textproto --subrounds 2 ${WORK}/identity.json)
 
 # --- numpy's files: ARG as .npz / .npy, --output (testdata/numpy, made by numpy: make_files.py) --
 # The identity argument above as arrays named by their paths: stored, deflated, big-endian with

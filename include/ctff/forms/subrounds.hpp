@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -136,26 +137,25 @@ inline dynamic_value run_subround(executor& ex, const std::shared_ptr<const comp
 
 }  // namespace detail
 
-// Runs f on arg (up_to_merge's parameter; null: none) in subrounds of at most max_clients clients
-// on ex (see the top); returns after_merge's result. Without per-client values in arg, one
-// subround runs with run_options::clients clients. Throws form_error when f is no
-// MergeableCompForm, argument_error for an arg whose CLIENTS values disagree on the clients or a
-// max_clients of 0, execution_error as the runs do, naming the part and the subround.
-inline dynamic_value run_in_subrounds(executor& ex, const mergeable_comp_form& f, const dynamic_value& arg,
+// Runs f in subrounds of at most max_clients of n clients on ex (see the top), up_to_merge's
+// argument for the clients of a subround s made by arg_of(s) only when s runs (null: none), so
+// that what is held at once follows max_clients, not n; returns after_merge's result. n not
+// given: one subround with run_options::clients clients. Throws form_error when f is no
+// MergeableCompForm, argument_error for a max_clients of 0, execution_error as the runs do,
+// naming the part and the subround.
+inline dynamic_value run_in_subrounds(executor& ex, const mergeable_comp_form& f, std::optional<std::size_t> n,
+                                      const std::function<dynamic_value(const subround&)>& arg_of,
                                       std::size_t max_clients) {
   validate(f);
-  std::optional<std::size_t> n;
-  if (arg) detail::count_clients(arg, n, "arg");
   std::vector<subround> cuts = subrounds_of(n.value_or(0), max_clients);
   if (!n) cuts.front().count = ex.options().clients.value_or(0);
-  std::vector<dynamic_value> slices;
-  for (const subround& s : cuts) slices.push_back(n && arg ? detail::subround_slice(arg, s) : arg);
-
   auto part = [](const computation_tree& t) { return std::make_shared<const computation_tree>(t); };
   const auto up_to_merge = part(f.up_to_merge), merge = part(f.merge), after_merge = part(f.after_merge);
-  dynamic_value merged;
+  dynamic_value merged, first;
   for (std::size_t k = 0; k != cuts.size(); ++k) {
-    const dynamic_value partial = detail::run_subround(ex, up_to_merge, "up_to_merge", slices[k], cuts, k);
+    const dynamic_value slice = arg_of(cuts[k]);
+    if (k == 0) first = slice;
+    const dynamic_value partial = detail::run_subround(ex, up_to_merge, "up_to_merge", slice, cuts, k);
     if (!partial.is(value_kind::federated) || partial.federated().members.empty())
       throw execution_error("up_to_merge", "the result is not a value placed at SERVER");
     const dynamic_value& member = partial.federated().members.front();
@@ -164,7 +164,8 @@ inline dynamic_value run_in_subrounds(executor& ex, const mergeable_comp_form& f
   }
   const dynamic_value at_server = make_federated(placement_kind::server, true, {merged});
   auto after = [&](std::size_t k) {
-    const dynamic_value a = arg ? make_struct_value({slices[k], at_server}) : at_server;
+    const dynamic_value slice = k == 0 ? first : arg_of(cuts[k]);
+    const dynamic_value a = slice ? make_struct_value({slice, at_server}) : at_server;
     return detail::run_subround(ex, after_merge, "after_merge", a, cuts, k);
   };
   const type_desc& d = f.after_merge.types;
@@ -173,6 +174,18 @@ inline dynamic_value run_in_subrounds(executor& ex, const mergeable_comp_form& f
   std::vector<dynamic_value> results;
   for (std::size_t k = 0; k != cuts.size(); ++k) results.push_back(after(k));
   return detail::joined_subrounds(results, "after_merge");
+}
+
+// The same with the whole argument (up_to_merge's parameter; null: none), cut into the subrounds'
+// slices; without per-client values in arg, one subround runs with run_options::clients clients.
+// Also an argument_error for an arg whose CLIENTS values disagree on the clients.
+inline dynamic_value run_in_subrounds(executor& ex, const mergeable_comp_form& f, const dynamic_value& arg,
+                                      std::size_t max_clients) {
+  std::optional<std::size_t> n;
+  if (arg) detail::count_clients(arg, n, "arg");
+  return run_in_subrounds(
+      ex, f, n, [&](const subround& s) { return n && arg ? detail::subround_slice(arg, s) : arg; },
+      max_clients);
 }
 
 }  // namespace ctff

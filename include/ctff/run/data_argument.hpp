@@ -55,7 +55,7 @@ inline bool has_data_form(const nlohmann::json& j, const type_desc& types, std::
 }
 
 inline dynamic_value value_with_data(const nlohmann::json& j, const type_desc& types, std::uint32_t t,
-                                     std::optional<std::size_t>& clients, const std::string& path) {
+                                     std::optional<std::size_t>& clients, const std::string& path, std::size_t first) {
   if (!has_data_form(j, types, t)) return value_from_json(j, types, t, clients, path);
   const type_node& n = types.node(t);
   if (n.kind == type_kind::struct_) {
@@ -70,7 +70,7 @@ inline dynamic_value value_with_data(const nlohmann::json& j, const type_desc& t
       const nlohmann::json* v = by_name ? (j.contains(names.back()) ? &j[names.back()] : nullptr)
                                         : (j.is_array() && k < j.size() ? &j[k] : nullptr);
       if (!v) throw argument_error(path, "no element " + (by_name ? "`" + names.back() + "`" : std::to_string(k)));
-      e.push_back(value_with_data(*v, types, x, clients, path + step_text(names.back(), k)));
+      e.push_back(value_with_data(*v, types, x, clients, path + step_text(names.back(), k), first));
     }
     if (!named) names.clear();
     return make_struct_value(std::move(e), std::move(names));
@@ -89,7 +89,7 @@ inline dynamic_value value_with_data(const nlohmann::json& j, const type_desc& t
     for (std::size_t i = 0; i != *clients; ++i) {
       std::string uri = pattern;
       for (std::size_t p = uri.find("{i}"); p != std::string::npos; p = uri.find("{i}", p))
-        uri.replace(p, 3, std::to_string(i));
+        uri.replace(p, 3, std::to_string(first + i));
       members.push_back(data_reference_value(std::move(uri), types, m));
     }
     return make_federated(placement_kind::clients, false, std::move(members));
@@ -107,10 +107,12 @@ inline dynamic_value value_with_data(const nlohmann::json& j, const type_desc& t
 
 }  // namespace detail
 
-// Reads j as value_from_json does, clients' data given by URI becoming data references.
+// Reads j as value_from_json does, clients' data given by URI becoming data references; a
+// pattern's `{i}` counts from `first` (one subround's clients: forms/subrounds.hpp).
 inline dynamic_value value_from_json_with_data(const nlohmann::json& j, const type_desc& types, std::uint32_t type,
-                                               std::optional<std::size_t>& clients, const std::string& path = "arg") {
-  return detail::value_with_data(j, types, type, clients, path);
+                                               std::optional<std::size_t>& clients, const std::string& path = "arg",
+                                               std::size_t first = 0) {
+  return detail::value_with_data(j, types, type, clients, path, first);
 }
 
 }  // namespace ctff
