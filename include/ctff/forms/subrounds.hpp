@@ -47,7 +47,7 @@ inline bool is_per_client(const dynamic_value& v) {
 }
 inline std::size_t clients_held(const federated_data& f) {
   if (f.column) return column_rows(*f.column);
-  if (f.elsewhere) return listed_members(f).size();
+  if (f.elsewhere) return f.elsewhere->clients();
   return f.members.size();
 }
 

@@ -70,17 +70,7 @@ inline std::optional<dynamic_value> data_on_controller(std::string_view uri, con
                                                        bool read = false) {
   if (!arg || !*arg || !holds_data_reference(*arg)) return std::nullopt;
   if (!read && (uri == row::federated_zip_at_clients::uri || ships_per_client(intrinsic_facts_of(uri)))) return std::nullopt;
-  const auto first = [](const dynamic_value& v, const auto& self) -> const data_reference* {
-    if (const data_reference* d = data_reference::of(v)) return d;
-    const std::vector<dynamic_value>* kids = v.is(value_kind::struct_)      ? &v.structure().elements
-                                             : v.is(value_kind::federated) ? &v.federated().members
-                                                                           : nullptr;
-    if (kids)
-      for (const dynamic_value& k : *kids)
-        if (const data_reference* d = self(k, self)) return d;
-    return nullptr;
-  };
-  if (!dir) throw data_reference::not_here(first(*arg, first)->uri(), uri);
+  if (!dir) throw data_reference::not_here(first_data_reference(*arg)->uri(), uri);
   dynamic_value here;
   try {
     here = resolved(*arg, *dir, c.limits());

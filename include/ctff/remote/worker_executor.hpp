@@ -270,8 +270,7 @@ class worker_executor {
   tensorflow_federated::v0::Value compute(const std::string& ref, bool* column = nullptr) const {
     const dynamic_value v = get(ref, "Compute: value_ref");
     if (column && v.is(value_kind::federated) && v.federated().where == placement_kind::clients && !v.federated().all_equal)
-      if (const auto c = as_column(v.federated(), v.federated().column ? column_rows(*v.federated().column)
-                                                                        : v.federated().members.size()))
+      if (const auto c = as_column(v.federated(), v.federated().members.size()))  // (a column: itself)
         return column_message(*c);
     if (column) *column = false;
     return ctff::to_message(v);

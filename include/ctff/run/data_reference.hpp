@@ -67,19 +67,20 @@ inline dynamic_value data_reference_value(std::string uri, const type_desc& type
 
 namespace detail {
 
-// Whether v holds a data reference (in its structs and federated members).
-inline bool holds_data_reference(const dynamic_value& v, int depth = 0) {
-  if (!v || depth > 100) return false;
-  if (data_reference::of(v)) return true;
-  if (v.is(value_kind::struct_)) {
-    for (const dynamic_value& e : v.structure().elements)
-      if (holds_data_reference(e, depth + 1)) return true;
-  } else if (v.is(value_kind::federated) && !v.federated().elsewhere) {
-    for (const dynamic_value& m : v.federated().members)
-      if (holds_data_reference(m, depth + 1)) return true;
-  }
-  return false;
+// The first data reference v holds (in its structs and federated members), or null.
+inline const data_reference* first_data_reference(const dynamic_value& v, int depth = 0) {
+  if (!v || depth > 100) return nullptr;
+  if (const data_reference* d = data_reference::of(v)) return d;
+  const std::vector<dynamic_value>* kids = v.is(value_kind::struct_) ? &v.structure().elements
+                                           : v.is(value_kind::federated) && !v.federated().elsewhere
+                                               ? &v.federated().members
+                                               : nullptr;
+  if (kids)
+    for (const dynamic_value& k : *kids)
+      if (const data_reference* d = first_data_reference(k, depth + 1)) return d;
+  return nullptr;
 }
+inline bool holds_data_reference(const dynamic_value& v) { return first_data_reference(v) != nullptr; }
 
 }  // namespace detail
 
