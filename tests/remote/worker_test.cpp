@@ -53,12 +53,14 @@ struct fixture {
     if (!s.ok()) throw std::runtime_error("GetExecutor: " + s.error_message());
     return rs.executor().id();
   }
-  grpc::Status create(const std::string& ex, const std::string& value_text, std::string* id) {
+  // (column: marked as clients' tensors in one column, remote/wire_columns.hpp)
+  grpc::Status create(const std::string& ex, const std::string& value_text, std::string* id, bool column = false) {
     v0::CreateValueRequest rq;
     *rq.mutable_value() = parse<v0::Value>(value_text);
     rq.mutable_executor()->set_id(ex);
     v0::CreateValueResponse rs;
     grpc::ClientContext ctx;
+    if (column) ctx.AddMetadata("ctff-column", "1");
     grpc::Status s = stub->CreateValue(&ctx, rq, &rs);
     if (id) *id = rs.value_ref().id();
     return s;
@@ -74,14 +76,17 @@ struct fixture {
     if (id) *id = rs.value_ref().id();
     return s;
   }
-  grpc::Status compute(const std::string& ex, const std::string& ref, v0::Value* out) {
+  // (column: asks for a column, and says whether the answer is one)
+  grpc::Status compute(const std::string& ex, const std::string& ref, v0::Value* out, bool* column = nullptr) {
     v0::ComputeRequest rq;
     rq.mutable_value_ref()->set_id(ref);
     rq.mutable_executor()->set_id(ex);
     v0::ComputeResponse rs;
     grpc::ClientContext ctx;
+    if (column) ctx.AddMetadata("ctff-column", "1");
     grpc::Status s = stub->Compute(&ctx, rq, &rs);
     if (out) *out = rs.value();
+    if (column) *column = ctx.GetServerTrailingMetadata().count("ctff-column") != 0;
     return s;
   }
 };
@@ -117,6 +122,40 @@ TEST_CASE("a federated_sum sent as an intrinsic value sums the clients' values",
   v0::Value out;
   REQUIRE(f.compute(ex, r, &out).ok());
   CHECK(server_int(out) == 43);
+}
+
+TEST_CASE("clients' tensors as one column (ctff-column) only when marked or asked for; a malformed one is refused",
+          "[remote][worker][columns]") {
+  fixture f;
+  const std::string ex = f.executor(3);
+  const std::string column = "federated { type { placement { value { uri: \"clients\" } } member { tensor { dtype: DT_INT32 } } } "
+                             "value { array { dtype: DT_INT32 shape { dim: 3 } int32_list { value: 1 value: 2 value: 4 } } } }";
+  std::string col, sum, fn, out;
+  REQUIRE(f.create(ex, column, &col, true).ok());
+  REQUIRE(f.create(ex, federated_sum, &fn).ok());
+  REQUIRE(f.call(ex, fn, col, &sum).ok());
+  v0::Value v;
+  REQUIRE(f.compute(ex, sum, &v).ok());
+  CHECK(server_int(v) == 7);  // 1 + 2 + 4
+  // Read back as TFF's clients read it: a Value per client; asked for a column: one array.
+  REQUIRE(f.compute(ex, col, &v).ok());
+  REQUIRE(v.federated().value_size() == 3);
+  CHECK(v.federated().value(2).array().int32_list().value(0) == 4);
+  bool answered = false;
+  REQUIRE(f.compute(ex, col, &v, &answered).ok());
+  CHECK(answered);
+  REQUIRE(v.federated().value_size() == 1);
+  CHECK(v.federated().value(0).array().shape().dim(0) == 3);
+  // Malformed: refused, naming what is wrong; the worker goes on.
+  grpc::Status s = f.create(ex, clients_value({1, 2, 4}), nullptr, true);
+  CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK_THAT(s.error_message(), Catch::Contains("a value marked ctff-column that is not a CLIENTS value of one array"));
+  s = f.create(ex, "federated { type { placement { value { uri: \"clients\" } } } value { array { dtype: DT_INT32 "
+                   "shape { dim: 2 } int32_list { value: 1 value: 2 } } } }",
+               nullptr, true);
+  CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK_THAT(s.error_message(), Catch::Contains("a column of 2 rows for 3 clients"));
+  CHECK(f.create(ex, column, &col, true).ok());
 }
 
 TEST_CASE("executors are shared per cardinalities and live until their last DisposeExecutor", "[remote][worker]") {
